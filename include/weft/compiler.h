@@ -1,0 +1,131 @@
+//===- weft/compiler.h - The kernel compiler as the runtime sees it -------===//
+//
+// lib/llvmopencl behind a small, LLVM-free interface, so that lib/CL and the
+// drivers never include LLVM headers. Two steps, as in DESIGN.md:
+//
+//   buildProgram()              at clBuildProgram: OpenCL C -> LLVM bitcode
+//                               with the builtin library linked in, plus the
+//                               metadata the runtime needs about each kernel;
+//   compileWorkGroupFunction()  at the first enqueue of a kernel with a given
+//                               local size: bitcode -> work-group function ->
+//                               O3 for the device's CPU -> machine code loaded
+//                               in-process, reached through the launcher ABI.
+//
+// Every function here is thread-safe: each call works in its own
+// LLVMContext, and the in-process loader serializes what it must.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_COMPILER_H
+#define WEFT_COMPILER_H
+
+#include "weft/launcher.h"
+
+#include <CL/cl.h>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace weft {
+
+/// The machine a program is compiled for. CPU devices describe the host.
+struct TargetDesc {
+  std::string Triple;   ///< e.g. "x86_64-pc-linux-gnu"
+  std::string CPU;      ///< e.g. "skylake-avx512"
+  std::string Features; ///< LLVM feature string, e.g. "+avx2,+fma,..."
+  /// Size in bytes of the widest native vector register (16, 32, 64); picks
+  /// the builtin library's target level.
+  unsigned SimdBytes = 16;
+  /// OpenCL C versions the device accepts with -cl-std (e.g. "CL1.2",
+  /// "CL3.0"); the first is the default.
+  std::vector<std::string> OpenCLCVersions = {"CL1.2", "CL3.0"};
+  /// OpenCL C 3.0 optional features to enable in the front end
+  /// (e.g. "__opencl_c_fp64").
+  std::vector<std::string> OpenCLCFeatures;
+  /// Extensions to enable in the front end (e.g. "cl_khr_fp64").
+  std::vector<std::string> Extensions;
+};
+
+/// The host's description, from LLVM's view of the running CPU.
+TargetDesc hostTargetDesc();
+
+struct KernelArgDesc {
+  enum class Kind {
+    Scalar,        ///< by value: a scalar, vector or struct
+    GlobalBuffer,  ///< __global pointer: a cl_mem (or NULL)
+    ConstantBuffer,///< __constant pointer: a cl_mem (or NULL)
+    LocalBuffer,   ///< __local pointer: a size, with a NULL value
+    Image,
+    Sampler,
+  };
+  Kind ArgKind = Kind::Scalar;
+  /// Bytes clSetKernelArg must be given: sizeof(cl_mem) for buffers and
+  /// images, sizeof(cl_sampler) for samplers, the type's size otherwise.
+  /// Meaningless for LocalBuffer (the size is the allocation's).
+  size_t Size = 0;
+  /// Required alignment of the value in the argument table.
+  size_t Alignment = 1;
+  std::string Name;     ///< CL_KERNEL_ARG_NAME
+  std::string TypeName; ///< CL_KERNEL_ARG_TYPE_NAME, e.g. "float*"
+  cl_kernel_arg_address_qualifier AddressQualifier =
+      CL_KERNEL_ARG_ADDRESS_PRIVATE;
+  cl_kernel_arg_access_qualifier AccessQualifier = CL_KERNEL_ARG_ACCESS_NONE;
+  cl_kernel_arg_type_qualifier TypeQualifier = CL_KERNEL_ARG_TYPE_NONE;
+};
+
+struct KernelDesc {
+  std::string Name;
+  std::vector<KernelArgDesc> Args;
+  /// reqd_work_group_size, or all zeros.
+  size_t ReqdWorkGroupSize[3] = {0, 0, 0};
+  /// work_group_size_hint, or all zeros.
+  size_t WorkGroupSizeHint[3] = {0, 0, 0};
+  /// CL_KERNEL_ATTRIBUTES: the kernel's attributes as written in source.
+  std::string Attributes;
+  /// Bytes of __local variables declared in the kernel body (added to the
+  /// local memory of every work-group).
+  size_t StaticLocalMemSize = 0;
+};
+
+struct ProgramBuild {
+  enum class Status {
+    Success,
+    BuildFailure,   ///< CL_BUILD_PROGRAM_FAILURE; see Log
+    InvalidOptions, ///< CL_INVALID_BUILD_OPTIONS; see Log
+  };
+  Status Result = Status::BuildFailure;
+  std::string Log;     ///< compiler diagnostics, as CL_PROGRAM_BUILD_LOG
+  std::string Bitcode; ///< LLVM bitcode of the program, builtins linked
+  std::vector<KernelDesc> Kernels;
+};
+
+/// Compiles OpenCL C source with clBuildProgram's options for Target.
+/// Never throws or aborts on bad source or options; the result says why.
+ProgramBuild buildProgram(const std::string &Source,
+                          const std::string &Options,
+                          const TargetDesc &Target);
+
+/// Machine code of one kernel specialized for one local size, loaded and
+/// callable. Keeps its code alive while any copy exists.
+struct WorkGroupFunction {
+  LauncherFn Launch = nullptr;
+  /// Bytes of per-worker scratch the launcher needs in
+  /// WorkGroupContext::PrivateArena (context arrays).
+  size_t PrivateArenaSize = 0;
+  /// Private memory per work-item, for CL_KERNEL_PRIVATE_MEM_SIZE.
+  size_t PrivateMemPerWorkItem = 0;
+  std::shared_ptr<void> Code;
+};
+
+/// Produces the work-group function of Kernel for LocalSize. On failure
+/// returns a WorkGroupFunction with Launch == nullptr and sets Error.
+WorkGroupFunction compileWorkGroupFunction(const std::string &Bitcode,
+                                           const std::string &Kernel,
+                                           const size_t LocalSize[3],
+                                           const TargetDesc &Target,
+                                           std::string &Error);
+
+} // namespace weft
+
+#endif // WEFT_COMPILER_H

@@ -1,0 +1,46 @@
+//===- weft/launcher.h - The fixed ABI between CPU drivers and kernels ----===//
+//
+// Every work-group function the compiler emits for a CPU device is reached
+// through one launcher with this signature, whatever the kernel's own
+// arguments are. Drivers therefore never need to know a kernel's prototype:
+// they fill an argument table once per enqueue and a WorkGroupContext per
+// work-group, and call the launcher.
+//
+// The layout is shared with generated code (lib/llvmopencl/Launcher.cpp
+// builds the matching LLVM struct type), so fields may only be appended.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_LAUNCHER_H
+#define WEFT_LAUNCHER_H
+
+#include <cstdint>
+
+namespace weft {
+
+/// What a work-group needs to know about the NDRange it belongs to. One per
+/// work-group call; the driver may reuse it between calls.
+struct WorkGroupContext {
+  uint32_t WorkDim;
+  uint32_t Reserved;
+  uint64_t GroupId[3];
+  uint64_t NumGroups[3];
+  uint64_t GlobalOffset[3];
+  uint64_t GlobalSize[3];
+  /// Size of this work-group: equal to EnqueuedLocalSize except for the
+  /// remainder group of a non-uniform NDRange.
+  uint64_t LocalSize[3];
+  uint64_t EnqueuedLocalSize[3];
+  /// Scratch owned by the calling worker, at least WorkGroupFunction::
+  /// PrivateArenaSize bytes, 64-byte aligned, reused across work-groups.
+  void *PrivateArena;
+};
+
+/// Args[I] points at the value of kernel argument I as clSetKernelArg
+/// describes it: for a buffer, at a pointer holding the buffer's address in
+/// the device's address space; for a __local pointer, at a pointer holding
+/// the worker's local memory for it; for anything else, at its bytes.
+using LauncherFn = void (*)(void *const *Args, const WorkGroupContext *Ctx);
+
+} // namespace weft
+
+#endif // WEFT_LAUNCHER_H
