@@ -1,0 +1,85 @@
+//===- CpuDevice.h - What every CPU driver shares ---------------------------===//
+//
+// The basic and pthread drivers differ only in how they schedule commands;
+// both describe the host from hwloc, keep buffers in host memory, compile
+// with the LLVM pipeline for the host CPU, and run work-groups through the
+// launcher ABI. That common part lives here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_DEVICES_CPU_CPUDEVICE_H
+#define WEFT_DEVICES_CPU_CPUDEVICE_H
+
+#include "weft/device.h"
+
+#include <memory>
+#include <vector>
+
+namespace weft {
+
+/// The host machine as hwloc sees it, probed once.
+struct HostTopology {
+  unsigned Cores = 1;
+  unsigned ProcessingUnits = 1;
+  unsigned long long MemoryBytes = 0;
+  unsigned long long L1DataBytes = 0;
+  unsigned long long L2Bytes = 0;
+  unsigned long long L3Bytes = 0;
+  unsigned CachelineBytes = 64;
+  unsigned MaxClockMHz = 0;
+  std::string CpuModel;
+  std::string CpuVendor;
+};
+const HostTopology &hostTopology();
+
+/// Per-thread scratch for running work-groups: local memory, the private
+/// arena of the work-group function and the argument table with this
+/// thread's __local pointers. Grown on demand and reused across commands.
+class WorkerScratch {
+public:
+  WorkerScratch() = default;
+  WorkerScratch(const WorkerScratch &) = delete;
+  WorkerScratch &operator=(const WorkerScratch &) = delete;
+  ~WorkerScratch();
+
+  /// Runs work-groups [First, End) (linear indices, x fastest) of Launch.
+  void runWorkGroups(const KernelLaunch &Launch, size_t First, size_t End);
+
+private:
+  void *grow(void *&Block, size_t &Capacity, size_t Needed);
+
+  void *LocalMemory = nullptr;
+  size_t LocalCapacity = 0;
+  void *PrivateArena = nullptr;
+  size_t PrivateCapacity = 0;
+  std::vector<void *> Args;
+  std::vector<void *> LocalPointers;
+};
+
+/// Number of work-groups of an NDRange.
+size_t workGroupCount(const KernelLaunch &Launch);
+
+/// Performs a transfer command between host-visible addresses.
+void runTransfer(const Command &Cmd);
+
+/// The part of a CPU driver that does not depend on scheduling.
+class CpuDriver : public DeviceDriver {
+public:
+  /// Describes the host as a device named "<DriverName>-<CPU model>" with
+  /// ComputeUnits compute units.
+  CpuDriver(const char *DriverName, unsigned ComputeUnits);
+
+  const DeviceDescription &description() const override { return Desc; }
+  bool sharesHostMemory() const override { return true; }
+  void *allocate(size_t Size, size_t Alignment) override;
+  void deallocate(void *Address) override;
+  bool prepareKernel(const std::string &Bitcode, const KernelDesc &Kernel,
+                     const size_t LocalSize[3], WorkGroupFunction &Out,
+                     std::string &Error) override;
+
+protected:
+  DeviceDescription Desc;
+};
+
+} // namespace weft
+
+#endif // WEFT_DEVICES_CPU_CPUDEVICE_H

@@ -1,0 +1,96 @@
+//===- CpuDriver.cpp - Describing the host and compiling for it -----------===//
+
+#include "cpu/CpuDevice.h"
+
+#include "weft/debug.h"
+
+#include <CL/cl_ext.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace weft {
+
+static cl_name_version named(const char *Name, unsigned Major, unsigned Minor) {
+  cl_name_version Entry{};
+  Entry.version = CL_MAKE_VERSION(Major, Minor, 0);
+  snprintf(Entry.name, sizeof(Entry.name), "%s", Name);
+  return Entry;
+}
+
+static bool hasFeature(const std::string &Features, const char *Name) {
+  return ("," + Features + ",").find(std::string(",+") + Name + ",") !=
+         std::string::npos;
+}
+
+CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
+  const HostTopology &Host = hostTopology();
+  Desc.Target = hostTargetDesc();
+  Desc.Target.OpenCLCFeatures = {"__opencl_c_int64", "__opencl_c_fp64"};
+  Desc.Target.Extensions = {"cl_khr_fp64", "cl_khr_byte_addressable_store"};
+
+  Desc.Name = std::string(DriverName) + "-" + Host.CpuModel;
+  Desc.Vendor = Host.CpuVendor;
+  if (Host.CpuVendor == "GenuineIntel")
+    Desc.VendorId = 0x8086;
+  else if (Host.CpuVendor == "AuthenticAMD")
+    Desc.VendorId = 0x1022;
+  Desc.DriverVersion = WEFT_VERSION_STRING;
+  Desc.Version = std::string("OpenCL 3.0 Weft ") + WEFT_VERSION_STRING;
+  Desc.OpenCLCVersion = "OpenCL C 1.2 Weft";
+  Desc.OpenCLCAllVersions = {named("OpenCL C", 1, 0), named("OpenCL C", 1, 1),
+                             named("OpenCL C", 1, 2), named("OpenCL C", 3, 0)};
+  for (const std::string &F : Desc.Target.OpenCLCFeatures)
+    Desc.OpenCLCFeatures.push_back(named(F.c_str(), 3, 0));
+  for (const std::string &E : Desc.Target.Extensions)
+    Desc.Extensions.push_back(named(E.c_str(), 1, 0));
+
+  Desc.MaxComputeUnits = ComputeUnits;
+  Desc.MaxClockFrequency = Host.MaxClockMHz;
+  Desc.GlobalMemSize = Host.MemoryBytes;
+  Desc.MaxMemAllocSize =
+      std::max<cl_ulong>(Host.MemoryBytes / 4, 128ull << 20);
+  Desc.GlobalMemCacheSize = Host.L2Bytes ? Host.L2Bytes : Host.L1DataBytes;
+  Desc.GlobalMemCachelineSize = Host.CachelineBytes;
+  // Local memory is ordinary host memory per worker; keep it cache-sized
+  // but well above the specification's 32 KiB minimum.
+  Desc.LocalMemSize = 512 * 1024;
+  Desc.MaxConstantBufferSize = 4 << 20;
+  Desc.MaxConstantArgs = 16;
+  Desc.MaxParameterSize = 1024;
+
+  unsigned Simd = Desc.Target.SimdBytes ? Desc.Target.SimdBytes : 16;
+  const unsigned TypeBytes[7] = {1, 2, 4, 8, 4, 8, 2};
+  for (unsigned I = 0; I < 7; ++I)
+    Desc.NativeVectorWidth[I] = Desc.PreferredVectorWidth[I] =
+        Simd / TypeBytes[I];
+  // No cl_khr_fp16: half vectors have no preferred width.
+  Desc.NativeVectorWidth[6] = Desc.PreferredVectorWidth[6] = 0;
+
+  bool HasFma = hasFeature(Desc.Target.Features, "fma") ||
+                hasFeature(Desc.Target.Features, "fma4");
+  cl_device_fp_config Common = CL_FP_DENORM | CL_FP_INF_NAN |
+                               CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
+                               CL_FP_ROUND_TO_INF | (HasFma ? CL_FP_FMA : 0);
+  Desc.SingleFpConfig = Common | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
+  Desc.DoubleFpConfig = Common;
+}
+
+void *CpuDriver::allocate(size_t Size, size_t Alignment) {
+  Alignment = std::max<size_t>(Alignment, sizeof(void *));
+  return aligned_alloc(Alignment, (Size + Alignment - 1) / Alignment *
+                                      Alignment);
+}
+
+void CpuDriver::deallocate(void *Address) { free(Address); }
+
+bool CpuDriver::prepareKernel(const std::string &Bitcode,
+                              const KernelDesc &Kernel,
+                              const size_t LocalSize[3],
+                              WorkGroupFunction &Out, std::string &Error) {
+  Out = compileWorkGroupFunction(Bitcode, Kernel.Name, LocalSize, Desc.Target,
+                                 Error);
+  return Out.Launch != nullptr;
+}
+
+} // namespace weft

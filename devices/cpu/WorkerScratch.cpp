@@ -1,0 +1,102 @@
+//===- WorkerScratch.cpp - Running work-groups on the calling thread ------===//
+
+#include "cpu/CpuDevice.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+namespace weft {
+
+/// Every __local block and the private arena start at this alignment, so
+/// the widest vector type is aligned and blocks never share a cache line.
+static constexpr size_t ScratchAlignment = 128;
+
+static size_t alignUp(size_t Value, size_t Alignment) {
+  return (Value + Alignment - 1) / Alignment * Alignment;
+}
+
+WorkerScratch::~WorkerScratch() {
+  free(LocalMemory);
+  free(PrivateArena);
+}
+
+void *WorkerScratch::grow(void *&Block, size_t &Capacity, size_t Needed) {
+  if (Needed <= Capacity && Block)
+    return Block;
+  free(Block);
+  Capacity = alignUp(std::max<size_t>(Needed, ScratchAlignment),
+                     ScratchAlignment);
+  Block = aligned_alloc(ScratchAlignment, Capacity);
+  return Block;
+}
+
+size_t workGroupCount(const KernelLaunch &Launch) {
+  size_t Count = 1;
+  for (unsigned D = 0; D < 3; ++D)
+    Count *= (Launch.GlobalSize[D] + Launch.LocalSize[D] - 1) /
+             Launch.LocalSize[D];
+  return Count;
+}
+
+void WorkerScratch::runWorkGroups(const KernelLaunch &Launch, size_t First,
+                                  size_t End) {
+  // This thread's view of the arguments: shared values, own local memory.
+  Args = Launch.ArgPointers;
+  size_t LocalBytes = 0;
+  for (const KernelLaunch::LocalArg &L : Launch.LocalArgs)
+    LocalBytes += alignUp(L.Size, ScratchAlignment);
+  auto *Local = static_cast<unsigned char *>(
+      LocalBytes ? grow(LocalMemory, LocalCapacity, LocalBytes) : nullptr);
+  LocalPointers.assign(Launch.LocalArgs.size(), nullptr);
+  for (size_t I = 0; I < Launch.LocalArgs.size(); ++I) {
+    LocalPointers[I] = Local;
+    Local += alignUp(Launch.LocalArgs[I].Size, ScratchAlignment);
+    Args[Launch.LocalArgs[I].Index] = &LocalPointers[I];
+  }
+
+  WorkGroupContext Ctx;
+  memset(&Ctx, 0, sizeof(Ctx));
+  Ctx.WorkDim = Launch.WorkDim;
+  for (unsigned D = 0; D < 3; ++D) {
+    Ctx.NumGroups[D] = (Launch.GlobalSize[D] + Launch.LocalSize[D] - 1) /
+                       Launch.LocalSize[D];
+    Ctx.GlobalOffset[D] = Launch.GlobalOffset[D];
+    Ctx.GlobalSize[D] = Launch.GlobalSize[D];
+    Ctx.EnqueuedLocalSize[D] = Launch.LocalSize[D];
+  }
+  Ctx.PrivateArena =
+      Launch.Function.PrivateArenaSize
+          ? grow(PrivateArena, PrivateCapacity,
+                 Launch.Function.PrivateArenaSize)
+          : nullptr;
+
+  const size_t GroupsX = Ctx.NumGroups[0], GroupsY = Ctx.NumGroups[1];
+  for (size_t Group = First; Group < End; ++Group) {
+    Ctx.GroupId[0] = Group % GroupsX;
+    Ctx.GroupId[1] = (Group / GroupsX) % GroupsY;
+    Ctx.GroupId[2] = Group / (GroupsX * GroupsY);
+    for (unsigned D = 0; D < 3; ++D) {
+      // The last group of a non-uniform NDRange is smaller.
+      uint64_t Start = Ctx.GroupId[D] * Launch.LocalSize[D];
+      Ctx.LocalSize[D] =
+          std::min<uint64_t>(Launch.LocalSize[D], Launch.GlobalSize[D] - Start);
+    }
+    Launch.Function.Launch(Args.data(), &Ctx);
+  }
+}
+
+void runTransfer(const Command &Cmd) {
+  switch (Cmd.Kind) {
+  case CommandKind::ReadBuffer:
+  case CommandKind::WriteBuffer:
+  case CommandKind::CopyBuffer:
+    if (Cmd.Dst != Cmd.Src)
+      memmove(Cmd.Dst, Cmd.Src, Cmd.Size);
+    break;
+  default:
+    break;
+  }
+}
+
+} // namespace weft

@@ -1,0 +1,172 @@
+//===- weft/device.h - The driver interface (the porting kit's contract) --===//
+//
+// lib/CL talks to every device through this interface and nothing else; it
+// never asks which driver it is talking to. A driver:
+//
+//   * describes its device (DeviceDescription answers clGetDeviceInfo);
+//   * owns the device's memory: allocate()/deallocate() return addresses in
+//     the device's address space. Drivers whose device reads host memory
+//     directly say so with sharesHostMemory(); the runtime then places
+//     buffers in host memory and passes their host addresses. Drivers with
+//     memory of their own get explicit ReadBuffer/WriteBuffer commands;
+//   * turns a built kernel into something it can run (prepareKernel), once
+//     per kernel and local size, before any command that uses it is queued;
+//   * runs commands handed to it by submit() once all their dependencies
+//     are complete, in any thread, and reports back through
+//     commandRunning() / commandComplete().
+//
+// docs/porting-guide.md walks through writing a driver.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_DEVICE_H
+#define WEFT_DEVICE_H
+
+#include "weft/compiler.h"
+
+#include <CL/cl.h>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace weft {
+
+/// Everything clGetDeviceInfo reports. The generic runtime answers the
+/// queries from it; drivers fill it once when probed.
+struct DeviceDescription {
+  std::string Name;
+  std::string Vendor;
+  std::string DriverVersion;
+  std::string Version = "OpenCL 3.0";
+  std::string OpenCLCVersion = "OpenCL C 1.2";
+  std::string Profile = "FULL_PROFILE";
+  std::vector<cl_name_version> Extensions;
+  std::vector<cl_name_version> OpenCLCAllVersions;
+  std::vector<cl_name_version> OpenCLCFeatures;
+
+  cl_device_type Type = CL_DEVICE_TYPE_CPU;
+  cl_uint VendorId = 0;
+  cl_uint MaxComputeUnits = 1;
+  size_t MaxWorkItemSizes[3] = {4096, 4096, 4096};
+  size_t MaxWorkGroupSize = 4096;
+  /// Preferred and native vector widths: char, short, int, long, float,
+  /// double, half.
+  cl_uint PreferredVectorWidth[7] = {16, 8, 4, 2, 4, 2, 0};
+  cl_uint NativeVectorWidth[7] = {16, 8, 4, 2, 4, 2, 0};
+  cl_uint MaxClockFrequency = 0; ///< MHz
+  cl_uint AddressBits = 64;
+  cl_ulong GlobalMemSize = 0;
+  cl_ulong MaxMemAllocSize = 0;
+  cl_ulong GlobalMemCacheSize = 0;
+  cl_uint GlobalMemCachelineSize = 64;
+  cl_ulong LocalMemSize = 0;
+  cl_ulong MaxConstantBufferSize = 0;
+  cl_uint MaxConstantArgs = 8;
+  size_t MaxParameterSize = 1024;
+  cl_uint MemBaseAddrAlignBits = 1024;
+  cl_device_fp_config SingleFpConfig = 0;
+  cl_device_fp_config DoubleFpConfig = 0;
+  cl_device_fp_config HalfFpConfig = 0;
+  size_t ProfilingTimerResolution = 1;
+  size_t PrintfBufferSize = 1 << 20;
+  bool HostUnifiedMemory = true;
+  bool NonUniformWorkGroupSupport = false;
+  cl_command_queue_properties QueueProperties =
+      CL_QUEUE_PROFILING_ENABLE;
+  cl_device_exec_capabilities ExecCapabilities = CL_EXEC_KERNEL;
+  cl_device_atomic_capabilities AtomicMemoryCapabilities =
+      CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+  cl_device_atomic_capabilities AtomicFenceCapabilities =
+      CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+      CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+  /// Number of cores a sub-device partition may take (0: no partitioning).
+  cl_uint PartitionMaxSubDevices = 0;
+  /// What the compiler builds for.
+  TargetDesc Target;
+};
+
+/// Arguments of one kernel launch, snapshotted at enqueue time.
+struct KernelLaunch {
+  WorkGroupFunction Function;
+  cl_uint WorkDim = 1;
+  size_t GlobalOffset[3] = {0, 0, 0};
+  size_t GlobalSize[3] = {1, 1, 1};
+  size_t LocalSize[3] = {1, 1, 1};
+  /// One entry per kernel argument, pointing into ArgStorage (see
+  /// launcher.h). Entries of __local arguments are null: each worker
+  /// points them at its own local memory.
+  std::vector<void *> ArgPointers;
+  std::vector<unsigned char> ArgStorage;
+  struct LocalArg {
+    unsigned Index;
+    size_t Size;
+  };
+  std::vector<LocalArg> LocalArgs;
+};
+
+enum class CommandKind {
+  NDRangeKernel,
+  ReadBuffer,  ///< Src: device address, Dst: host pointer
+  WriteBuffer, ///< Src: host pointer, Dst: device address
+  CopyBuffer,  ///< Src, Dst: device addresses
+  Marker,      ///< nothing to do but complete
+};
+
+/// A command ready to run. Owned by the runtime; valid until the driver
+/// calls commandComplete().
+struct Command {
+  CommandKind Kind = CommandKind::Marker;
+  void *Dst = nullptr;
+  const void *Src = nullptr;
+  size_t Size = 0;
+  std::unique_ptr<KernelLaunch> Launch;
+  /// The runtime's bookkeeping; drivers leave it alone.
+  void *RuntimeData = nullptr;
+};
+
+/// Called by drivers: the command started executing (CL_RUNNING).
+void commandRunning(Command &Cmd);
+/// Called by drivers: the command finished, with CL_COMPLETE or a negative
+/// error code. The command may be destroyed before this returns.
+void commandComplete(Command &Cmd, cl_int Status);
+
+class DeviceDriver {
+public:
+  virtual ~DeviceDriver() = default;
+
+  virtual const DeviceDescription &description() const = 0;
+
+  /// True when kernels on this device read and write host memory, so a
+  /// buffer's device address is its host address.
+  virtual bool sharesHostMemory() const = 0;
+  virtual void *allocate(size_t Size, size_t Alignment) = 0;
+  virtual void deallocate(void *Address) = 0;
+
+  /// Makes Kernel of a program built for this device (Bitcode, from
+  /// buildProgram with description().Target) runnable with LocalSize.
+  virtual bool prepareKernel(const std::string &Bitcode,
+                             const KernelDesc &Kernel,
+                             const size_t LocalSize[3], WorkGroupFunction &Out,
+                             std::string &Error) = 0;
+
+  /// Picks a local size for an NDRange enqueued with a NULL local size.
+  virtual void chooseLocalSize(cl_uint WorkDim, const size_t GlobalSize[3],
+                               size_t LocalSize[3]) const;
+
+  /// Runs Cmd asynchronously. Every dependency of Cmd is complete.
+  virtual void submit(Command *Cmd) = 0;
+};
+
+/// A driver the runtime can instantiate by name through WEFT_DEVICES.
+struct DriverRegistration {
+  const char *Name;
+  std::unique_ptr<DeviceDriver> (*Create)();
+};
+
+/// Every driver built into this library, in default order.
+const std::vector<DriverRegistration> &registeredDrivers();
+
+} // namespace weft
+
+#endif // WEFT_DEVICE_H

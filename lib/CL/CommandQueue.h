@@ -1,0 +1,62 @@
+//===- CommandQueue.h - cl_command_queue -----------------------------------===//
+#ifndef WEFT_LIB_CL_COMMANDQUEUE_H
+#define WEFT_LIB_CL_COMMANDQUEUE_H
+
+#include "Context.h"
+#include "Event.h"
+
+#include <mutex>
+#include <vector>
+
+namespace weft {
+
+class CommandQueue : public _cl_command_queue,
+                     public RefCounted<CommandQueue> {
+public:
+  CommandQueue(Context &Ctx, Device &Dev, cl_command_queue_properties Props,
+               std::vector<cl_queue_properties> PropertyList);
+  ~CommandQueue();
+
+  Context &context() const { return Ctx; }
+  Device &device() const { return Dev; }
+  cl_command_queue_properties properties() const { return Props; }
+  const std::vector<cl_queue_properties> &propertyList() const {
+    return PropertyList;
+  }
+  bool isOutOfOrder() const {
+    return Props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+  }
+  bool profilingEnabled() const { return Props & CL_QUEUE_PROFILING_ENABLE; }
+
+  /// Starts a command: a new event that depends on the given (validated)
+  /// wait list and, in order, on the previous command. The caller fills
+  /// in event->command() and calls finishEnqueue().
+  Event *beginCommand(cl_command_type Type, cl_uint NumEvents,
+                      const cl_event *WaitList);
+  /// Submits the command; hands its event to the application through
+  /// EventRet, or drops the application's reference. With Blocking, waits
+  /// for the command and returns its failure, if any.
+  cl_int finishEnqueue(Event *E, cl_event *EventRet, bool Blocking = false);
+
+  /// Waits for every command enqueued so far.
+  cl_int finish();
+
+  void lastExternalRelease();
+
+private:
+  Context &Ctx;
+  Device &Dev;
+  cl_command_queue_properties Props;
+  std::vector<cl_queue_properties> PropertyList;
+  std::mutex Lock;
+  /// The most recent command: in order, every command depends on it.
+  Event *Last = nullptr;
+};
+
+inline CommandQueue *castQueue(cl_command_queue Q) {
+  return castHandle<CommandQueue, ObjectKind::CommandQueue>(Q);
+}
+
+} // namespace weft
+
+#endif // WEFT_LIB_CL_COMMANDQUEUE_H

@@ -1,0 +1,100 @@
+//===- Event.h - cl_event and the command DAG ------------------------------===//
+//
+// Every enqueued command is an Event that owns the device-level Command.
+// Events form a DAG: a command waits for its wait list and, on an in-order
+// queue, for the command enqueued before it. When its last dependency
+// completes, the command is handed to its device's driver; when the driver
+// reports completion, the event's status changes, waiters wake up,
+// callbacks run and dependants are released in turn. A dependency that
+// fails makes its dependants fail with
+// CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST instead of running.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_LIB_CL_EVENT_H
+#define WEFT_LIB_CL_EVENT_H
+
+#include "Object.h"
+
+#include "weft/device.h"
+
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+namespace weft {
+
+class CommandQueue;
+class Context;
+class Device;
+
+class Event : public _cl_event, public RefCounted<Event> {
+public:
+  using CallbackFn = void(CL_CALLBACK *)(cl_event, cl_int, void *);
+
+  /// A command of Queue (on its device); Queue may be null for user events.
+  Event(Context &Ctx, CommandQueue *Queue, cl_command_type Type);
+  ~Event();
+
+  Context &context() const { return Ctx; }
+  CommandQueue *queue() const { return Queue; }
+  cl_command_type commandType() const { return Type; }
+  cl_int status() const;
+  Command &command() { return Cmd; }
+
+  /// Adds Dep to what this command waits for. Only before submit().
+  void addDependency(Event *Dep);
+  /// Called when the command is fully described: it runs once every
+  /// dependency is complete (possibly before this returns).
+  void submit();
+  /// Runs when the command has completed, successful or not (e.g. to
+  /// release memory objects the command used).
+  void onCompletion(std::function<void()> Fn);
+
+  /// Blocks until the event is complete or failed; returns its status.
+  cl_int wait();
+  void addCallback(cl_int Status, CallbackFn Fn, void *UserData);
+  cl_ulong profilingTime(cl_profiling_info Which) const;
+
+  // Called through the driver interface.
+  void markRunning();
+  void markComplete(cl_int Status);
+
+private:
+  void dependencyDone(bool Failed);
+  void dispatch();
+
+  Context &Ctx;
+  CommandQueue *Queue;
+  cl_command_type Type;
+  Command Cmd;
+
+  mutable std::mutex Lock;
+  std::condition_variable Finished;
+  cl_int Status = CL_QUEUED;
+  /// Dependencies not complete yet, plus one until submit() is called.
+  unsigned PendingDependencies = 1;
+  bool DependencyFailed = false;
+  bool HeldByDriver = false;
+  std::vector<Event *> Dependants;
+  struct Callback {
+    cl_int Status;
+    CallbackFn Fn;
+    void *UserData;
+  };
+  std::vector<Callback> Callbacks;
+  std::vector<std::function<void()>> CompletionActions;
+  cl_ulong Queued = 0, Submitted = 0, Started = 0, Ended = 0;
+};
+
+inline Event *castEvent(cl_event E) {
+  return castHandle<Event, ObjectKind::Event>(E);
+}
+
+/// Waits for every event of a validated wait list; returns
+/// CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if one failed.
+cl_int waitForEvents(cl_uint NumEvents, const cl_event *EventList);
+
+} // namespace weft
+
+#endif // WEFT_LIB_CL_EVENT_H

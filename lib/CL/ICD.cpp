@@ -1,0 +1,252 @@
+//===- ICD.cpp - cl_khr_icd: the dispatch table and extension lookup ------===//
+//
+// The ICD loader finds this library through a .icd file, calls
+// clIcdGetPlatformIDsKHR, and from then on reaches every entry point
+// through the dispatch table at the start of each object. Every slot is
+// filled: an entry point Weft does not implement yet returns
+// CL_INVALID_OPERATION (and sets errcode_ret), never crashes the caller.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Object.h"
+
+#include <CL/cl_ext.h>
+
+#include <cstring>
+#include <type_traits>
+
+namespace weft {
+namespace {
+
+inline void setIfErrcode(cl_int *ErrcodeRet) {
+  if (ErrcodeRet)
+    *ErrcodeRet = CL_INVALID_OPERATION;
+}
+template <typename T> void setIfErrcode(T) {}
+
+template <typename Fn, const char *Name> struct Unsupported;
+
+template <typename R, typename... A, const char *Name>
+struct Unsupported<R(CL_API_CALL *)(A...), Name> {
+  static R CL_API_CALL call(A... Args) {
+    WEFT_LOG(DebugAPI, "%s is not supported by this version of Weft", Name);
+    if constexpr (std::is_same_v<R, cl_int>) {
+      return CL_INVALID_OPERATION;
+    } else if constexpr (std::is_void_v<R>) {
+      return;
+    } else {
+      (setIfErrcode(Args), ...);
+      return R();
+    }
+  }
+};
+
+/// Slots whose prototype the headers hide (Direct3D, DX9 media sharing)
+/// are typed void*; they get a function that only reports failure.
+cl_int CL_API_CALL unsupportedPlatformSpecific() {
+  WEFT_LOG(DebugAPI, "a platform-specific sharing extension was called");
+  return CL_INVALID_OPERATION;
+}
+
+template <typename Fn, const char *Name> Fn unsupported() {
+  if constexpr (std::is_same_v<Fn, void *>)
+    return reinterpret_cast<void *>(&unsupportedPlatformSpecific);
+  else
+    return &Unsupported<Fn, Name>::call;
+}
+
+// clang-format off
+#define WEFT_DISPATCH_SLOTS \
+  WEFT_IMPLEMENTED(clGetPlatformIDs) \
+  WEFT_IMPLEMENTED(clGetPlatformInfo) \
+  WEFT_IMPLEMENTED(clGetDeviceIDs) \
+  WEFT_IMPLEMENTED(clGetDeviceInfo) \
+  WEFT_IMPLEMENTED(clCreateContext) \
+  WEFT_IMPLEMENTED(clCreateContextFromType) \
+  WEFT_IMPLEMENTED(clRetainContext) \
+  WEFT_IMPLEMENTED(clReleaseContext) \
+  WEFT_IMPLEMENTED(clGetContextInfo) \
+  WEFT_UNSUPPORTED(clCreateCommandQueue) \
+  WEFT_IMPLEMENTED(clRetainCommandQueue) \
+  WEFT_IMPLEMENTED(clReleaseCommandQueue) \
+  WEFT_IMPLEMENTED(clGetCommandQueueInfo) \
+  WEFT_IMPLEMENTED(clSetCommandQueueProperty) \
+  WEFT_IMPLEMENTED(clCreateBuffer) \
+  WEFT_UNSUPPORTED(clCreateImage2D) \
+  WEFT_UNSUPPORTED(clCreateImage3D) \
+  WEFT_IMPLEMENTED(clRetainMemObject) \
+  WEFT_IMPLEMENTED(clReleaseMemObject) \
+  WEFT_UNSUPPORTED(clGetSupportedImageFormats) \
+  WEFT_IMPLEMENTED(clGetMemObjectInfo) \
+  WEFT_UNSUPPORTED(clGetImageInfo) \
+  WEFT_UNSUPPORTED(clCreateSampler) \
+  WEFT_UNSUPPORTED(clRetainSampler) \
+  WEFT_UNSUPPORTED(clReleaseSampler) \
+  WEFT_UNSUPPORTED(clGetSamplerInfo) \
+  WEFT_IMPLEMENTED(clCreateProgramWithSource) \
+  WEFT_UNSUPPORTED(clCreateProgramWithBinary) \
+  WEFT_IMPLEMENTED(clRetainProgram) \
+  WEFT_IMPLEMENTED(clReleaseProgram) \
+  WEFT_IMPLEMENTED(clBuildProgram) \
+  WEFT_IMPLEMENTED(clUnloadCompiler) \
+  WEFT_IMPLEMENTED(clGetProgramInfo) \
+  WEFT_IMPLEMENTED(clGetProgramBuildInfo) \
+  WEFT_IMPLEMENTED(clCreateKernel) \
+  WEFT_IMPLEMENTED(clCreateKernelsInProgram) \
+  WEFT_IMPLEMENTED(clRetainKernel) \
+  WEFT_IMPLEMENTED(clReleaseKernel) \
+  WEFT_IMPLEMENTED(clSetKernelArg) \
+  WEFT_IMPLEMENTED(clGetKernelInfo) \
+  WEFT_IMPLEMENTED(clGetKernelWorkGroupInfo) \
+  WEFT_IMPLEMENTED(clWaitForEvents) \
+  WEFT_IMPLEMENTED(clGetEventInfo) \
+  WEFT_IMPLEMENTED(clRetainEvent) \
+  WEFT_IMPLEMENTED(clReleaseEvent) \
+  WEFT_IMPLEMENTED(clGetEventProfilingInfo) \
+  WEFT_IMPLEMENTED(clFlush) \
+  WEFT_IMPLEMENTED(clFinish) \
+  WEFT_IMPLEMENTED(clEnqueueReadBuffer) \
+  WEFT_IMPLEMENTED(clEnqueueWriteBuffer) \
+  WEFT_IMPLEMENTED(clEnqueueCopyBuffer) \
+  WEFT_UNSUPPORTED(clEnqueueReadImage) \
+  WEFT_UNSUPPORTED(clEnqueueWriteImage) \
+  WEFT_UNSUPPORTED(clEnqueueCopyImage) \
+  WEFT_UNSUPPORTED(clEnqueueCopyImageToBuffer) \
+  WEFT_UNSUPPORTED(clEnqueueCopyBufferToImage) \
+  WEFT_IMPLEMENTED(clEnqueueMapBuffer) \
+  WEFT_UNSUPPORTED(clEnqueueMapImage) \
+  WEFT_IMPLEMENTED(clEnqueueUnmapMemObject) \
+  WEFT_IMPLEMENTED(clEnqueueNDRangeKernel) \
+  WEFT_IMPLEMENTED(clEnqueueTask) \
+  WEFT_UNSUPPORTED(clEnqueueNativeKernel) \
+  WEFT_IMPLEMENTED(clEnqueueMarker) \
+  WEFT_IMPLEMENTED(clEnqueueWaitForEvents) \
+  WEFT_IMPLEMENTED(clEnqueueBarrier) \
+  WEFT_IMPLEMENTED(clGetExtensionFunctionAddress) \
+  WEFT_UNSUPPORTED(clCreateFromGLBuffer) \
+  WEFT_UNSUPPORTED(clCreateFromGLTexture2D) \
+  WEFT_UNSUPPORTED(clCreateFromGLTexture3D) \
+  WEFT_UNSUPPORTED(clCreateFromGLRenderbuffer) \
+  WEFT_UNSUPPORTED(clGetGLObjectInfo) \
+  WEFT_UNSUPPORTED(clGetGLTextureInfo) \
+  WEFT_UNSUPPORTED(clEnqueueAcquireGLObjects) \
+  WEFT_UNSUPPORTED(clEnqueueReleaseGLObjects) \
+  WEFT_UNSUPPORTED(clGetGLContextInfoKHR) \
+  WEFT_UNSUPPORTED(clGetDeviceIDsFromD3D10KHR) \
+  WEFT_UNSUPPORTED(clCreateFromD3D10BufferKHR) \
+  WEFT_UNSUPPORTED(clCreateFromD3D10Texture2DKHR) \
+  WEFT_UNSUPPORTED(clCreateFromD3D10Texture3DKHR) \
+  WEFT_UNSUPPORTED(clEnqueueAcquireD3D10ObjectsKHR) \
+  WEFT_UNSUPPORTED(clEnqueueReleaseD3D10ObjectsKHR) \
+  WEFT_IMPLEMENTED(clSetEventCallback) \
+  WEFT_IMPLEMENTED(clCreateSubBuffer) \
+  WEFT_IMPLEMENTED(clSetMemObjectDestructorCallback) \
+  WEFT_IMPLEMENTED(clCreateUserEvent) \
+  WEFT_IMPLEMENTED(clSetUserEventStatus) \
+  WEFT_UNSUPPORTED(clEnqueueReadBufferRect) \
+  WEFT_UNSUPPORTED(clEnqueueWriteBufferRect) \
+  WEFT_UNSUPPORTED(clEnqueueCopyBufferRect) \
+  WEFT_UNSUPPORTED(clCreateSubDevicesEXT) \
+  WEFT_UNSUPPORTED(clRetainDeviceEXT) \
+  WEFT_UNSUPPORTED(clReleaseDeviceEXT) \
+  WEFT_UNSUPPORTED(clCreateEventFromGLsyncKHR) \
+  WEFT_IMPLEMENTED(clCreateSubDevices) \
+  WEFT_IMPLEMENTED(clRetainDevice) \
+  WEFT_IMPLEMENTED(clReleaseDevice) \
+  WEFT_UNSUPPORTED(clCreateImage) \
+  WEFT_UNSUPPORTED(clCreateProgramWithBuiltInKernels) \
+  WEFT_UNSUPPORTED(clCompileProgram) \
+  WEFT_UNSUPPORTED(clLinkProgram) \
+  WEFT_IMPLEMENTED(clUnloadPlatformCompiler) \
+  WEFT_IMPLEMENTED(clGetKernelArgInfo) \
+  WEFT_UNSUPPORTED(clEnqueueFillBuffer) \
+  WEFT_UNSUPPORTED(clEnqueueFillImage) \
+  WEFT_UNSUPPORTED(clEnqueueMigrateMemObjects) \
+  WEFT_IMPLEMENTED(clEnqueueMarkerWithWaitList) \
+  WEFT_IMPLEMENTED(clEnqueueBarrierWithWaitList) \
+  WEFT_IMPLEMENTED(clGetExtensionFunctionAddressForPlatform) \
+  WEFT_UNSUPPORTED(clCreateFromGLTexture) \
+  WEFT_UNSUPPORTED(clGetDeviceIDsFromD3D11KHR) \
+  WEFT_UNSUPPORTED(clCreateFromD3D11BufferKHR) \
+  WEFT_UNSUPPORTED(clCreateFromD3D11Texture2DKHR) \
+  WEFT_UNSUPPORTED(clCreateFromD3D11Texture3DKHR) \
+  WEFT_UNSUPPORTED(clCreateFromDX9MediaSurfaceKHR) \
+  WEFT_UNSUPPORTED(clEnqueueAcquireD3D11ObjectsKHR) \
+  WEFT_UNSUPPORTED(clEnqueueReleaseD3D11ObjectsKHR) \
+  WEFT_UNSUPPORTED(clGetDeviceIDsFromDX9MediaAdapterKHR) \
+  WEFT_UNSUPPORTED(clEnqueueAcquireDX9MediaSurfacesKHR) \
+  WEFT_UNSUPPORTED(clEnqueueReleaseDX9MediaSurfacesKHR) \
+  WEFT_UNSUPPORTED(clCreateFromEGLImageKHR) \
+  WEFT_UNSUPPORTED(clEnqueueAcquireEGLObjectsKHR) \
+  WEFT_UNSUPPORTED(clEnqueueReleaseEGLObjectsKHR) \
+  WEFT_UNSUPPORTED(clCreateEventFromEGLSyncKHR) \
+  WEFT_IMPLEMENTED(clCreateCommandQueueWithProperties) \
+  WEFT_UNSUPPORTED(clCreatePipe) \
+  WEFT_UNSUPPORTED(clGetPipeInfo) \
+  WEFT_UNSUPPORTED(clSVMAlloc) \
+  WEFT_UNSUPPORTED(clSVMFree) \
+  WEFT_UNSUPPORTED(clEnqueueSVMFree) \
+  WEFT_UNSUPPORTED(clEnqueueSVMMemcpy) \
+  WEFT_UNSUPPORTED(clEnqueueSVMMemFill) \
+  WEFT_UNSUPPORTED(clEnqueueSVMMap) \
+  WEFT_UNSUPPORTED(clEnqueueSVMUnmap) \
+  WEFT_UNSUPPORTED(clCreateSamplerWithProperties) \
+  WEFT_UNSUPPORTED(clSetKernelArgSVMPointer) \
+  WEFT_UNSUPPORTED(clSetKernelExecInfo) \
+  WEFT_UNSUPPORTED(clGetKernelSubGroupInfoKHR) \
+  WEFT_UNSUPPORTED(clCloneKernel) \
+  WEFT_UNSUPPORTED(clCreateProgramWithIL) \
+  WEFT_UNSUPPORTED(clEnqueueSVMMigrateMem) \
+  WEFT_IMPLEMENTED(clGetDeviceAndHostTimer) \
+  WEFT_IMPLEMENTED(clGetHostTimer) \
+  WEFT_UNSUPPORTED(clGetKernelSubGroupInfo) \
+  WEFT_UNSUPPORTED(clSetDefaultDeviceCommandQueue) \
+  WEFT_UNSUPPORTED(clSetProgramReleaseCallback) \
+  WEFT_UNSUPPORTED(clSetProgramSpecializationConstant) \
+  WEFT_IMPLEMENTED(clCreateBufferWithProperties) \
+  WEFT_UNSUPPORTED(clCreateImageWithProperties) \
+  WEFT_IMPLEMENTED(clSetContextDestructorCallback)
+// clang-format on
+
+#define WEFT_UNSUPPORTED(F) constexpr char Name_##F[] = #F;
+#define WEFT_IMPLEMENTED(F)
+WEFT_DISPATCH_SLOTS
+#undef WEFT_UNSUPPORTED
+#undef WEFT_IMPLEMENTED
+
+cl_icd_dispatch makeDispatchTable() {
+  cl_icd_dispatch Table;
+  memset(&Table, 0, sizeof(Table));
+#define WEFT_IMPLEMENTED(F) Table.F = &::F;
+#define WEFT_UNSUPPORTED(F) Table.F = unsupported<cl_api_##F, Name_##F>();
+  WEFT_DISPATCH_SLOTS
+#undef WEFT_UNSUPPORTED
+#undef WEFT_IMPLEMENTED
+  return Table;
+}
+
+} // namespace
+
+const cl_icd_dispatch DispatchTable = makeDispatchTable();
+
+} // namespace weft
+
+using namespace weft;
+
+extern "C" {
+
+CL_API_ENTRY void *CL_API_CALL
+clGetExtensionFunctionAddress(const char *FuncName) {
+  if (!FuncName)
+    return nullptr;
+  if (strcmp(FuncName, "clIcdGetPlatformIDsKHR") == 0)
+    return reinterpret_cast<void *>(&clIcdGetPlatformIDsKHR);
+  return nullptr;
+}
+
+CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(
+    cl_platform_id, const char *FuncName) {
+  return clGetExtensionFunctionAddress(FuncName);
+}
+
+} // extern "C"

@@ -1,0 +1,462 @@
+//===- Kernel.cpp - Kernels, their arguments, clEnqueueNDRangeKernel ------===//
+
+#include "Kernel.h"
+
+#include "CommandQueue.h"
+
+#include <algorithm>
+
+namespace weft {
+
+Kernel::Kernel(Program &P, const KernelDesc &D)
+    : _cl_kernel(ObjectKind::Kernel), Prog(P), Desc(D), Args(D.Args.size()) {
+  Prog.retainInternal();
+  Prog.attachKernel();
+}
+
+Kernel::~Kernel() {
+  for (ArgValue &A : Args)
+    if (A.Buffer)
+      A.Buffer->releaseInternal();
+  Prog.detachKernel();
+  Prog.releaseInternal();
+}
+
+cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
+  if (Index >= Desc.Args.size())
+    return WEFT_ERROR(CL_INVALID_ARG_INDEX, "no argument with that index");
+  const KernelArgDesc &Arg = Desc.Args[Index];
+  ArgValue New;
+  New.IsSet = true;
+  switch (Arg.ArgKind) {
+  case KernelArgDesc::Kind::GlobalBuffer:
+  case KernelArgDesc::Kind::ConstantBuffer: {
+    if (Size != sizeof(cl_mem))
+      return WEFT_ERROR(CL_INVALID_ARG_SIZE, "buffer argument needs a cl_mem");
+    cl_mem Handle = Value ? *static_cast<const cl_mem *>(Value) : nullptr;
+    if (Handle) {
+      New.Buffer = castMemObject(Handle);
+      if (!New.Buffer)
+        return WEFT_ERROR(CL_INVALID_MEM_OBJECT, "bad buffer argument");
+      if (&New.Buffer->context() != &Prog.context())
+        return WEFT_ERROR(CL_INVALID_MEM_OBJECT,
+                          "buffer from another context");
+    }
+    break;
+  }
+  case KernelArgDesc::Kind::LocalBuffer:
+    if (Value)
+      return WEFT_ERROR(CL_INVALID_ARG_VALUE, "__local argument with a value");
+    if (Size == 0)
+      return WEFT_ERROR(CL_INVALID_ARG_SIZE, "__local argument of size 0");
+    New.LocalSize = Size;
+    break;
+  case KernelArgDesc::Kind::Scalar:
+    if (Size != Arg.Size)
+      return WEFT_ERROR(CL_INVALID_ARG_SIZE, "size differs from the type's");
+    if (!Value)
+      return WEFT_ERROR(CL_INVALID_ARG_VALUE, "NULL value for a scalar");
+    New.Bytes.assign(static_cast<const unsigned char *>(Value),
+                     static_cast<const unsigned char *>(Value) + Size);
+    break;
+  case KernelArgDesc::Kind::Image:
+  case KernelArgDesc::Kind::Sampler:
+    return WEFT_ERROR(CL_INVALID_ARG_VALUE, "images are not supported yet");
+  }
+  if (New.Buffer)
+    New.Buffer->retainInternal();
+  std::lock_guard<std::mutex> Guard(Lock);
+  if (Args[Index].Buffer)
+    Args[Index].Buffer->releaseInternal();
+  Args[Index] = std::move(New);
+  return CL_SUCCESS;
+}
+
+bool Kernel::snapshotArgs(std::vector<ArgValue> &Out) const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  for (const ArgValue &A : Args)
+    if (!A.IsSet)
+      return false;
+  Out = Args;
+  for (ArgValue &A : Out)
+    if (A.Buffer)
+      A.Buffer->retainInternal();
+  return true;
+}
+
+size_t Kernel::localMemSize() const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  size_t Total = Desc.StaticLocalMemSize;
+  for (const ArgValue &A : Args)
+    Total += A.LocalSize;
+  return Total;
+}
+
+namespace {
+
+/// Everything clEnqueueNDRangeKernel checks about the NDRange, in the
+/// specification's order; fills in the local size when NULL was given.
+cl_int validateNDRange(const Device &D, const Kernel &K, cl_uint WorkDim,
+                       const size_t *GlobalOffset, const size_t *GlobalSize,
+                       const size_t *LocalSizeIn, size_t Offset[3],
+                       size_t Global[3], size_t Local[3]) {
+  const DeviceDescription &Desc = D.description();
+  if (WorkDim < 1 || WorkDim > 3)
+    return WEFT_ERROR(CL_INVALID_WORK_DIMENSION, "work_dim must be 1 to 3");
+  if (!GlobalSize)
+    return WEFT_ERROR(CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
+  for (cl_uint I = 0; I < 3; ++I) {
+    Global[I] = I < WorkDim ? GlobalSize[I] : 1;
+    Offset[I] = I < WorkDim && GlobalOffset ? GlobalOffset[I] : 0;
+    if (Offset[I] + Global[I] < Offset[I])
+      return WEFT_ERROR(CL_INVALID_GLOBAL_OFFSET,
+                        "global offset + size overflows size_t");
+  }
+  const size_t *Reqd = K.desc().ReqdWorkGroupSize;
+  bool HasReqd = Reqd[0] != 0;
+  if (LocalSizeIn) {
+    for (cl_uint I = 0; I < 3; ++I)
+      Local[I] = I < WorkDim ? LocalSizeIn[I] : 1;
+  } else if (HasReqd) {
+    std::copy(Reqd, Reqd + 3, Local);
+  } else {
+    D.driver().chooseLocalSize(WorkDim, Global, Local);
+  }
+  size_t Product = 1;
+  for (cl_uint I = 0; I < 3; ++I) {
+    if (Local[I] == 0)
+      return WEFT_ERROR(CL_INVALID_WORK_GROUP_SIZE, "local size of 0");
+    if (HasReqd && Local[I] != Reqd[I])
+      return WEFT_ERROR(CL_INVALID_WORK_GROUP_SIZE,
+                        "local size differs from reqd_work_group_size");
+    if (Global[I] % Local[I] && !Desc.NonUniformWorkGroupSupport)
+      return WEFT_ERROR(CL_INVALID_WORK_GROUP_SIZE,
+                        "global size not a multiple of the local size");
+    Product *= Local[I];
+  }
+  if (Product > Desc.MaxWorkGroupSize)
+    return WEFT_ERROR(CL_INVALID_WORK_GROUP_SIZE,
+                      "local size exceeds CL_KERNEL_WORK_GROUP_SIZE");
+  for (cl_uint I = 0; I < WorkDim; ++I)
+    if (Local[I] > Desc.MaxWorkItemSizes[I])
+      return WEFT_ERROR(CL_INVALID_WORK_ITEM_SIZE,
+                        "local size exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES");
+  return CL_SUCCESS;
+}
+
+/// Lays the argument values out as the launcher ABI wants them.
+void packArguments(const Device &D, const KernelDesc &Desc,
+                   const std::vector<Kernel::ArgValue> &Values,
+                   KernelLaunch &Launch) {
+  // Offsets first, then one allocation, over-aligned so that every value
+  // sits at its type's alignment from an aligned base.
+  constexpr size_t BaseAlign = 128;
+  std::vector<size_t> Offsets(Values.size());
+  size_t Size = 0;
+  for (size_t I = 0; I < Values.size(); ++I) {
+    const KernelArgDesc &Arg = Desc.Args[I];
+    size_t Bytes = Arg.ArgKind == KernelArgDesc::Kind::Scalar
+                       ? Values[I].Bytes.size()
+                       : sizeof(void *);
+    size_t Align = std::max<size_t>(Arg.Alignment, sizeof(void *));
+    Size = (Size + Align - 1) / Align * Align;
+    Offsets[I] = Size;
+    Size += Bytes;
+  }
+  Launch.ArgStorage.assign(Size + BaseAlign, 0);
+  uintptr_t Raw = reinterpret_cast<uintptr_t>(Launch.ArgStorage.data());
+  auto *Base = reinterpret_cast<unsigned char *>((Raw + BaseAlign - 1) /
+                                                 BaseAlign * BaseAlign);
+  Launch.ArgPointers.assign(Values.size(), nullptr);
+  for (size_t I = 0; I < Values.size(); ++I) {
+    unsigned char *Slot = Base + Offsets[I];
+    const Kernel::ArgValue &V = Values[I];
+    switch (Desc.Args[I].ArgKind) {
+    case KernelArgDesc::Kind::LocalBuffer:
+      Launch.LocalArgs.push_back({static_cast<unsigned>(I), V.LocalSize});
+      continue; // each worker points it at its own local memory
+    case KernelArgDesc::Kind::GlobalBuffer:
+    case KernelArgDesc::Kind::ConstantBuffer: {
+      void *Address = V.Buffer ? V.Buffer->deviceAddress(D) : nullptr;
+      memcpy(Slot, &Address, sizeof(Address));
+      break;
+    }
+    default:
+      memcpy(Slot, V.Bytes.data(), V.Bytes.size());
+      break;
+    }
+    Launch.ArgPointers[I] = Slot;
+  }
+}
+
+cl_int enqueueKernel(cl_command_queue Q, cl_kernel KernelId, cl_uint WorkDim,
+                     const size_t *GlobalOffset, const size_t *GlobalSize,
+                     const size_t *LocalSize, cl_uint NumEvents,
+                     const cl_event *WaitList, cl_event *EventRet,
+                     cl_command_type Type) {
+  CommandQueue *Queue = castQueue(Q);
+  if (!Queue)
+    return WEFT_ERROR(CL_INVALID_COMMAND_QUEUE, "bad queue");
+  Kernel *K = castKernel(KernelId);
+  if (!K)
+    return WEFT_ERROR(CL_INVALID_KERNEL, "bad kernel");
+  if (&K->program().context() != &Queue->context())
+    return WEFT_ERROR(CL_INVALID_CONTEXT, "kernel and queue contexts differ");
+  Device &D = Queue->device();
+  if (!K->program().buildFor(D))
+    return WEFT_ERROR(CL_INVALID_PROGRAM_EXECUTABLE,
+                      "program not built for the queue's device");
+  size_t Offset[3], Global[3], Local[3];
+  if (cl_int Err = validateNDRange(D, *K, WorkDim, GlobalOffset, GlobalSize,
+                                   LocalSize, Offset, Global, Local))
+    return Err;
+  std::vector<Kernel::ArgValue> Values;
+  if (!K->snapshotArgs(Values))
+    return WEFT_ERROR(CL_INVALID_KERNEL_ARGS, "an argument is not set");
+  auto ReleaseValues = [](std::vector<Kernel::ArgValue> &Vs) {
+    for (Kernel::ArgValue &V : Vs)
+      if (V.Buffer)
+        V.Buffer->releaseInternal();
+  };
+  cl_int Err = validateWaitList(NumEvents, WaitList, &Queue->context());
+  if (Err == CL_SUCCESS && K->localMemSize() > D.description().LocalMemSize)
+    Err = WEFT_ERROR(CL_OUT_OF_RESOURCES, "too much local memory");
+  if (Err != CL_SUCCESS) {
+    ReleaseValues(Values);
+    return Err;
+  }
+
+  auto Launch = std::make_unique<KernelLaunch>();
+  bool Empty = Global[0] * Global[1] * Global[2] == 0;
+  if (!Empty) {
+    std::string Error;
+    if (!K->program().workGroupFunction(D, K->desc(), Local,
+                                        Launch->Function, Error)) {
+      Queue->context().notify(Error.c_str());
+      ReleaseValues(Values);
+      WEFT_LOG(DebugCompile, "kernel %s: %s", K->desc().Name.c_str(),
+               Error.c_str());
+      return WEFT_ERROR(CL_OUT_OF_RESOURCES,
+                        "the work-group function did not compile");
+    }
+  }
+  Launch->WorkDim = WorkDim;
+  std::copy(Offset, Offset + 3, Launch->GlobalOffset);
+  std::copy(Global, Global + 3, Launch->GlobalSize);
+  std::copy(Local, Local + 3, Launch->LocalSize);
+  packArguments(D, K->desc(), Values, *Launch);
+
+  Event *E = Queue->beginCommand(Type, NumEvents, WaitList);
+  if (!Empty) {
+    E->command().Kind = CommandKind::NDRangeKernel;
+    E->command().Launch = std::move(Launch);
+  }
+  K->retainInternal();
+  E->onCompletion([K, Values]() mutable {
+    for (Kernel::ArgValue &V : Values)
+      if (V.Buffer)
+        V.Buffer->releaseInternal();
+    K->releaseInternal();
+  });
+  return Queue->finishEnqueue(E, EventRet);
+}
+
+} // namespace
+} // namespace weft
+
+using namespace weft;
+
+extern "C" {
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program P,
+                                                  const char *Name,
+                                                  cl_int *ErrcodeRet) {
+  Program *Prog = castProgram(P);
+  if (!Prog) {
+    setError(ErrcodeRet, WEFT_ERROR(CL_INVALID_PROGRAM, "bad program"));
+    return nullptr;
+  }
+  if (!Prog->isBuiltForAnyDevice()) {
+    setError(ErrcodeRet, WEFT_ERROR(CL_INVALID_PROGRAM_EXECUTABLE,
+                                    "program not built"));
+    return nullptr;
+  }
+  if (!Name) {
+    setError(ErrcodeRet, WEFT_ERROR(CL_INVALID_VALUE, "NULL kernel name"));
+    return nullptr;
+  }
+  const KernelDesc *Desc = Prog->findKernel(Name);
+  if (!Desc) {
+    setError(ErrcodeRet,
+             WEFT_ERROR(CL_INVALID_KERNEL_NAME, "no kernel of that name"));
+    return nullptr;
+  }
+  setError(ErrcodeRet, CL_SUCCESS);
+  return new Kernel(*Prog, *Desc);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(
+    cl_program P, cl_uint NumKernels, cl_kernel *Kernels,
+    cl_uint *NumKernelsRet) {
+  Program *Prog = castProgram(P);
+  if (!Prog)
+    return WEFT_ERROR(CL_INVALID_PROGRAM, "bad program");
+  if (!Prog->isBuiltForAnyDevice())
+    return WEFT_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, "program not built");
+  std::vector<std::string> Names = Prog->kernelNames();
+  if (Kernels && NumKernels < Names.size())
+    return WEFT_ERROR(CL_INVALID_VALUE, "num_kernels too small");
+  if (Kernels)
+    for (size_t I = 0; I < Names.size(); ++I)
+      Kernels[I] = new Kernel(*Prog, *Prog->findKernel(Names[I]));
+  if (NumKernelsRet)
+    *NumKernelsRet = static_cast<cl_uint>(Names.size());
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel KernelId) {
+  Kernel *K = castKernel(KernelId);
+  if (!K)
+    return WEFT_ERROR(CL_INVALID_KERNEL, "bad kernel");
+  K->retain();
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel KernelId) {
+  Kernel *K = castKernel(KernelId);
+  if (!K)
+    return WEFT_ERROR(CL_INVALID_KERNEL, "bad kernel");
+  K->release();
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel KernelId,
+                                               cl_uint Index, size_t Size,
+                                               const void *Value) {
+  Kernel *K = castKernel(KernelId);
+  if (!K)
+    return WEFT_ERROR(CL_INVALID_KERNEL, "bad kernel");
+  return K->setArg(Index, Size, Value);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel KernelId,
+                                                cl_kernel_info ParamName,
+                                                size_t ParamValueSize,
+                                                void *ParamValue,
+                                                size_t *ParamValueSizeRet) {
+  Kernel *K = castKernel(KernelId);
+  if (!K)
+    return WEFT_ERROR(CL_INVALID_KERNEL, "bad kernel");
+  auto Ret = [&](const auto &V) {
+    return returnValue(V, ParamValueSize, ParamValue, ParamValueSizeRet);
+  };
+  switch (ParamName) {
+  case CL_KERNEL_FUNCTION_NAME:
+    return returnString(K->desc().Name, ParamValueSize, ParamValue,
+                        ParamValueSizeRet);
+  case CL_KERNEL_NUM_ARGS:
+    return Ret(static_cast<cl_uint>(K->desc().Args.size()));
+  case CL_KERNEL_REFERENCE_COUNT:
+    return Ret(K->referenceCount());
+  case CL_KERNEL_CONTEXT:
+    return Ret(static_cast<cl_context>(&K->program().context()));
+  case CL_KERNEL_PROGRAM:
+    return Ret(static_cast<cl_program>(&K->program()));
+  case CL_KERNEL_ATTRIBUTES:
+    return returnString(K->desc().Attributes, ParamValueSize, ParamValue,
+                        ParamValueSizeRet);
+  default:
+    return WEFT_ERROR(CL_INVALID_VALUE, "unknown cl_kernel_info");
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(
+    cl_kernel KernelId, cl_device_id DeviceId,
+    cl_kernel_work_group_info ParamName, size_t ParamValueSize,
+    void *ParamValue, size_t *ParamValueSizeRet) {
+  Kernel *K = castKernel(KernelId);
+  if (!K)
+    return WEFT_ERROR(CL_INVALID_KERNEL, "bad kernel");
+  const std::vector<Device *> &Devices = K->program().context().devices();
+  Device *D = DeviceId ? castDevice(DeviceId) : nullptr;
+  if (!DeviceId && Devices.size() == 1)
+    D = Devices.front();
+  if (!D || !K->program().context().hasDevice(D))
+    return WEFT_ERROR(CL_INVALID_DEVICE, "device not in the kernel's context");
+  const DeviceDescription &Desc = D->description();
+  auto Ret = [&](const auto &V) {
+    return returnValue(V, ParamValueSize, ParamValue, ParamValueSizeRet);
+  };
+  switch (ParamName) {
+  case CL_KERNEL_WORK_GROUP_SIZE:
+    return Ret(Desc.MaxWorkGroupSize);
+  case CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
+    return returnInfo(K->desc().ReqdWorkGroupSize,
+                      sizeof(K->desc().ReqdWorkGroupSize), ParamValueSize,
+                      ParamValue, ParamValueSizeRet);
+  case CL_KERNEL_LOCAL_MEM_SIZE:
+    return Ret(static_cast<cl_ulong>(K->localMemSize()));
+  case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+    return Ret(static_cast<size_t>(std::max<cl_uint>(
+        1, Desc.PreferredVectorWidth[4])));
+  case CL_KERNEL_PRIVATE_MEM_SIZE:
+    return Ret(static_cast<cl_ulong>(0));
+  case CL_KERNEL_GLOBAL_WORK_SIZE:
+    return WEFT_ERROR(CL_INVALID_VALUE,
+                      "only for custom devices and built-in kernels");
+  default:
+    return WEFT_ERROR(CL_INVALID_VALUE, "unknown cl_kernel_work_group_info");
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(
+    cl_kernel KernelId, cl_uint Index, cl_kernel_arg_info ParamName,
+    size_t ParamValueSize, void *ParamValue, size_t *ParamValueSizeRet) {
+  Kernel *K = castKernel(KernelId);
+  if (!K)
+    return WEFT_ERROR(CL_INVALID_KERNEL, "bad kernel");
+  if (Index >= K->desc().Args.size())
+    return WEFT_ERROR(CL_INVALID_ARG_INDEX, "no argument with that index");
+  const KernelArgDesc &Arg = K->desc().Args[Index];
+  auto Ret = [&](const auto &V) {
+    return returnValue(V, ParamValueSize, ParamValue, ParamValueSizeRet);
+  };
+  switch (ParamName) {
+  case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+    return Ret(Arg.AddressQualifier);
+  case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+    return Ret(Arg.AccessQualifier);
+  case CL_KERNEL_ARG_TYPE_NAME:
+    return returnString(Arg.TypeName, ParamValueSize, ParamValue,
+                        ParamValueSizeRet);
+  case CL_KERNEL_ARG_TYPE_QUALIFIER:
+    return Ret(Arg.TypeQualifier);
+  case CL_KERNEL_ARG_NAME:
+    return returnString(Arg.Name, ParamValueSize, ParamValue,
+                        ParamValueSizeRet);
+  default:
+    return WEFT_ERROR(CL_INVALID_VALUE, "unknown cl_kernel_arg_info");
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
+    cl_command_queue Q, cl_kernel KernelId, cl_uint WorkDim,
+    const size_t *GlobalOffset, const size_t *GlobalSize,
+    const size_t *LocalSize, cl_uint NumEvents, const cl_event *WaitList,
+    cl_event *EventRet) {
+  return enqueueKernel(Q, KernelId, WorkDim, GlobalOffset, GlobalSize,
+                       LocalSize, NumEvents, WaitList, EventRet,
+                       CL_COMMAND_NDRANGE_KERNEL);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue Q,
+                                              cl_kernel KernelId,
+                                              cl_uint NumEvents,
+                                              const cl_event *WaitList,
+                                              cl_event *EventRet) {
+  const size_t One[3] = {1, 1, 1};
+  return enqueueKernel(Q, KernelId, 1, nullptr, One, One, NumEvents, WaitList,
+                       EventRet, CL_COMMAND_TASK);
+}
+
+} // extern "C"

@@ -1,0 +1,48 @@
+//===- Kernel.h - cl_kernel -------------------------------------------------===//
+#ifndef WEFT_LIB_CL_KERNEL_H
+#define WEFT_LIB_CL_KERNEL_H
+
+#include "MemObject.h"
+#include "Program.h"
+
+#include <mutex>
+#include <vector>
+
+namespace weft {
+
+class Kernel : public _cl_kernel, public RefCounted<Kernel> {
+public:
+  Kernel(Program &Prog, const KernelDesc &Desc);
+  ~Kernel();
+
+  Program &program() const { return Prog; }
+  const KernelDesc &desc() const { return Desc; }
+
+  /// The value of one argument as clSetKernelArg gave it.
+  struct ArgValue {
+    bool IsSet = false;
+    std::vector<unsigned char> Bytes; ///< scalars
+    MemObject *Buffer = nullptr;      ///< buffers (null for a NULL buffer)
+    size_t LocalSize = 0;             ///< __local pointers
+  };
+
+  cl_int setArg(cl_uint Index, size_t Size, const void *Value);
+  /// A consistent copy of the arguments; fails if one is unset.
+  bool snapshotArgs(std::vector<ArgValue> &Out) const;
+  /// Bytes of local memory the kernel needs with its current arguments.
+  size_t localMemSize() const;
+
+private:
+  Program &Prog;
+  KernelDesc Desc;
+  mutable std::mutex Lock;
+  std::vector<ArgValue> Args;
+};
+
+inline Kernel *castKernel(cl_kernel K) {
+  return castHandle<Kernel, ObjectKind::Kernel>(K);
+}
+
+} // namespace weft
+
+#endif // WEFT_LIB_CL_KERNEL_H

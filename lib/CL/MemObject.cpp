@@ -1,0 +1,441 @@
+//===- MemObject.cpp - Buffers and the commands that move their data ------===//
+
+#include "MemObject.h"
+
+#include "CommandQueue.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace weft {
+
+MemObject::MemObject(Context &C, cl_mem_flags F, size_t S, void *Host,
+                     void *Store, bool Owns,
+                     std::vector<cl_mem_properties> Props)
+    : _cl_mem(ObjectKind::MemObject), Ctx(C), Flags(F), Size(S),
+      HostPtr(Host), Storage(static_cast<unsigned char *>(Store)),
+      OwnsStorage(Owns), Properties(std::move(Props)) {
+  Ctx.retainInternal();
+}
+
+MemObject::MemObject(MemObject &P, cl_mem_flags F, size_t O, size_t S)
+    : _cl_mem(ObjectKind::MemObject), Ctx(P.Ctx), Flags(F), Size(S),
+      HostPtr(P.HostPtr ? static_cast<unsigned char *>(P.HostPtr) + O
+                        : nullptr),
+      Storage(P.Storage + O), OwnsStorage(false), Parent(&P), Origin(O) {
+  Ctx.retainInternal();
+  Parent->retainInternal();
+}
+
+MemObject::~MemObject() {
+  // Most recently registered first, before the storage goes away.
+  for (auto It = DestructorCallbacks.rbegin(); It != DestructorCallbacks.rend();
+       ++It)
+    It->first(this, It->second);
+  if (OwnsStorage)
+    free(Storage);
+  if (Parent)
+    Parent->releaseInternal();
+  Ctx.releaseInternal();
+}
+
+void *MemObject::deviceAddress(const Device &D) const {
+  // Devices with memory of their own get buffers through the accelerator
+  // path (a later driver); every device today shares host memory.
+  return D.driver().sharesHostMemory() ? Storage : nullptr;
+}
+
+void MemObject::addDestructorCallback(DestructorFn Fn, void *UserData) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  DestructorCallbacks.emplace_back(Fn, UserData);
+}
+
+static bool hasMoreThanOne(cl_mem_flags Flags, cl_mem_flags Group) {
+  cl_mem_flags Set = Flags & Group;
+  return Set & (Set - 1);
+}
+
+/// The flag rules shared by buffers and sub-buffers.
+static cl_int validateAccessFlags(cl_mem_flags Flags) {
+  const cl_mem_flags Known =
+      CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
+      CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR |
+      CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+  if (Flags & ~Known)
+    return WEFT_ERROR(CL_INVALID_VALUE, "unknown cl_mem_flags bits");
+  if (hasMoreThanOne(Flags, CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY |
+                                CL_MEM_READ_ONLY))
+    return WEFT_ERROR(CL_INVALID_VALUE, "conflicting device access flags");
+  if (hasMoreThanOne(Flags, CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY |
+                                CL_MEM_HOST_NO_ACCESS))
+    return WEFT_ERROR(CL_INVALID_VALUE, "conflicting host access flags");
+  return CL_SUCCESS;
+}
+
+static cl_mem createBuffer(cl_context C, const cl_mem_properties *Properties,
+                           cl_mem_flags Flags, size_t Size, void *HostPtr,
+                           cl_int *ErrcodeRet) {
+  auto Fail = [&](cl_int Err) -> cl_mem {
+    setError(ErrcodeRet, Err);
+    return nullptr;
+  };
+  Context *Ctx = castContext(C);
+  if (!Ctx)
+    return Fail(WEFT_ERROR(CL_INVALID_CONTEXT, "bad context"));
+  std::vector<cl_mem_properties> Props;
+  if (Properties) {
+    if (*Properties)
+      return Fail(WEFT_ERROR(CL_INVALID_PROPERTY, "unknown buffer property"));
+    Props.push_back(0);
+  }
+  if (Flags == 0)
+    Flags = CL_MEM_READ_WRITE;
+  if (cl_int Err = validateAccessFlags(Flags))
+    return Fail(Err);
+  if ((Flags & CL_MEM_USE_HOST_PTR) &&
+      (Flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
+    return Fail(WEFT_ERROR(CL_INVALID_VALUE,
+                           "USE_HOST_PTR with ALLOC or COPY_HOST_PTR"));
+  if (Size == 0)
+    return Fail(WEFT_ERROR(CL_INVALID_BUFFER_SIZE, "size is 0"));
+  for (Device *D : Ctx->devices())
+    if (Size > D->description().MaxMemAllocSize)
+      return Fail(WEFT_ERROR(CL_INVALID_BUFFER_SIZE,
+                             "size exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE"));
+  bool NeedsHostPtr = Flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+  if (NeedsHostPtr != (HostPtr != nullptr))
+    return Fail(WEFT_ERROR(CL_INVALID_HOST_PTR,
+                           NeedsHostPtr ? "host_ptr is NULL"
+                                        : "host_ptr without USE/COPY_HOST_PTR"));
+
+  void *Storage = HostPtr;
+  bool Owns = false;
+  if (!(Flags & CL_MEM_USE_HOST_PTR)) {
+    size_t Rounded = (Size + BufferAlignment - 1) / BufferAlignment *
+                     BufferAlignment;
+    Storage = aligned_alloc(BufferAlignment, Rounded);
+    if (!Storage)
+      return Fail(WEFT_ERROR(CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                             "out of host memory"));
+    Owns = true;
+    if (Flags & CL_MEM_COPY_HOST_PTR)
+      memcpy(Storage, HostPtr, Size);
+  }
+  WEFT_LOG(DebugMemory, "buffer of %zu bytes at %p%s", Size, Storage,
+           Owns ? "" : " (application's memory)");
+  setError(ErrcodeRet, CL_SUCCESS);
+  return new MemObject(*Ctx, Flags, Size, HostPtr, Storage, Owns,
+                       std::move(Props));
+}
+
+/// Validates what every buffer transfer checks, in the specification's order.
+static cl_int validateTransfer(CommandQueue *Queue, MemObject *Mem,
+                               size_t Offset, size_t Size, const void *Ptr,
+                               cl_uint NumEvents, const cl_event *WaitList) {
+  if (!Queue)
+    return WEFT_ERROR(CL_INVALID_COMMAND_QUEUE, "bad queue");
+  if (!Mem)
+    return WEFT_ERROR(CL_INVALID_MEM_OBJECT, "bad buffer");
+  if (&Mem->context() != &Queue->context())
+    return WEFT_ERROR(CL_INVALID_CONTEXT, "buffer and queue contexts differ");
+  if (Offset > Mem->size() || Size > Mem->size() - Offset)
+    return WEFT_ERROR(CL_INVALID_VALUE, "region outside the buffer");
+  if (!Ptr || Size == 0)
+    return WEFT_ERROR(CL_INVALID_VALUE, "NULL pointer or zero size");
+  return validateWaitList(NumEvents, WaitList, &Queue->context());
+}
+
+/// Keeps the buffers a command touches alive until it completes.
+static void holdUntilComplete(Event *E, MemObject *Mem) {
+  Mem->retainInternal();
+  E->onCompletion([Mem] { Mem->releaseInternal(); });
+}
+
+} // namespace weft
+
+using namespace weft;
+
+extern "C" {
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context C,
+                                               cl_mem_flags Flags, size_t Size,
+                                               void *HostPtr,
+                                               cl_int *ErrcodeRet) {
+  return createBuffer(C, nullptr, Flags, Size, HostPtr, ErrcodeRet);
+}
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateBufferWithProperties(
+    cl_context C, const cl_mem_properties *Properties, cl_mem_flags Flags,
+    size_t Size, void *HostPtr, cl_int *ErrcodeRet) {
+  return createBuffer(C, Properties, Flags, Size, HostPtr, ErrcodeRet);
+}
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(
+    cl_mem Buffer, cl_mem_flags Flags, cl_buffer_create_type CreateType,
+    const void *CreateInfo, cl_int *ErrcodeRet) {
+  auto Fail = [&](cl_int Err) -> cl_mem {
+    setError(ErrcodeRet, Err);
+    return nullptr;
+  };
+  MemObject *Parent = castMemObject(Buffer);
+  if (!Parent || Parent->parent())
+    return Fail(WEFT_ERROR(CL_INVALID_MEM_OBJECT, "not a (top-level) buffer"));
+  if (cl_int Err = validateAccessFlags(Flags))
+    return Fail(Err);
+  if (Flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR |
+               CL_MEM_COPY_HOST_PTR))
+    return Fail(WEFT_ERROR(CL_INVALID_VALUE, "host-pointer flags"));
+  const cl_mem_flags Device =
+      CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+  const cl_mem_flags Host =
+      CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+  cl_mem_flags P = Parent->flags();
+  if (((P & CL_MEM_WRITE_ONLY) &&
+       (Flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+      ((P & CL_MEM_READ_ONLY) &&
+       (Flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
+      ((P & CL_MEM_HOST_WRITE_ONLY) && (Flags & CL_MEM_HOST_READ_ONLY)) ||
+      ((P & CL_MEM_HOST_READ_ONLY) && (Flags & CL_MEM_HOST_WRITE_ONLY)) ||
+      ((P & CL_MEM_HOST_NO_ACCESS) &&
+       (Flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))))
+    return Fail(WEFT_ERROR(CL_INVALID_VALUE, "flags conflict with parent's"));
+  if (CreateType != CL_BUFFER_CREATE_TYPE_REGION)
+    return Fail(WEFT_ERROR(CL_INVALID_VALUE, "unknown buffer_create_type"));
+  if (!CreateInfo)
+    return Fail(WEFT_ERROR(CL_INVALID_VALUE, "NULL buffer_create_info"));
+  const auto *Region = static_cast<const cl_buffer_region *>(CreateInfo);
+  if (Region->size == 0)
+    return Fail(WEFT_ERROR(CL_INVALID_BUFFER_SIZE, "region size is 0"));
+  if (Region->origin > Parent->size() ||
+      Region->size > Parent->size() - Region->origin)
+    return Fail(WEFT_ERROR(CL_INVALID_VALUE, "region outside the buffer"));
+  bool Aligned = false;
+  for (weft::Device *D : Parent->context().devices())
+    if (Region->origin % (D->description().MemBaseAddrAlignBits / 8) == 0)
+      Aligned = true;
+  if (!Aligned)
+    return Fail(WEFT_ERROR(CL_MISALIGNED_SUB_BUFFER_OFFSET,
+                           "origin not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN"));
+  // Unspecified access flags are inherited from the parent.
+  if (!(Flags & Device))
+    Flags |= P & Device;
+  if (!(Flags & Host))
+    Flags |= P & Host;
+  Flags |= P & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR |
+                CL_MEM_COPY_HOST_PTR);
+  setError(ErrcodeRet, CL_SUCCESS);
+  return new MemObject(*Parent, Flags, Region->origin, Region->size);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem M) {
+  MemObject *Mem = castMemObject(M);
+  if (!Mem)
+    return WEFT_ERROR(CL_INVALID_MEM_OBJECT, "bad memory object");
+  Mem->retain();
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem M) {
+  MemObject *Mem = castMemObject(M);
+  if (!Mem)
+    return WEFT_ERROR(CL_INVALID_MEM_OBJECT, "bad memory object");
+  Mem->release();
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(
+    cl_mem M, MemObject::DestructorFn Fn, void *UserData) {
+  MemObject *Mem = castMemObject(M);
+  if (!Mem)
+    return WEFT_ERROR(CL_INVALID_MEM_OBJECT, "bad memory object");
+  if (!Fn)
+    return WEFT_ERROR(CL_INVALID_VALUE, "NULL callback");
+  Mem->addDestructorCallback(Fn, UserData);
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem M,
+                                                   cl_mem_info ParamName,
+                                                   size_t ParamValueSize,
+                                                   void *ParamValue,
+                                                   size_t *ParamValueSizeRet) {
+  MemObject *Mem = castMemObject(M);
+  if (!Mem)
+    return WEFT_ERROR(CL_INVALID_MEM_OBJECT, "bad memory object");
+  auto Ret = [&](const auto &V) {
+    return returnValue(V, ParamValueSize, ParamValue, ParamValueSizeRet);
+  };
+  switch (ParamName) {
+  case CL_MEM_TYPE:
+    return Ret(cl_mem_object_type(CL_MEM_OBJECT_BUFFER));
+  case CL_MEM_FLAGS:
+    return Ret(Mem->flags());
+  case CL_MEM_SIZE:
+    return Ret(Mem->size());
+  case CL_MEM_HOST_PTR:
+    return Ret(Mem->flags() & CL_MEM_USE_HOST_PTR ? Mem->hostPtr() : nullptr);
+  case CL_MEM_MAP_COUNT:
+    return Ret(Mem->mapCount());
+  case CL_MEM_REFERENCE_COUNT:
+    return Ret(Mem->referenceCount());
+  case CL_MEM_CONTEXT:
+    return Ret(static_cast<cl_context>(&Mem->context()));
+  case CL_MEM_ASSOCIATED_MEMOBJECT:
+    return Ret(static_cast<cl_mem>(Mem->parent()));
+  case CL_MEM_OFFSET:
+    return Ret(Mem->origin());
+  case CL_MEM_USES_SVM_POINTER:
+    return Ret(cl_bool(CL_FALSE));
+  case CL_MEM_PROPERTIES:
+    return returnVector(Mem->properties(), ParamValueSize, ParamValue,
+                        ParamValueSizeRet);
+  default:
+    return WEFT_ERROR(CL_INVALID_VALUE, "unknown cl_mem_info");
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(
+    cl_command_queue Q, cl_mem Buffer, cl_bool Blocking, size_t Offset,
+    size_t Size, void *Ptr, cl_uint NumEvents, const cl_event *WaitList,
+    cl_event *EventRet) {
+  CommandQueue *Queue = castQueue(Q);
+  MemObject *Mem = castMemObject(Buffer);
+  if (cl_int Err =
+          validateTransfer(Queue, Mem, Offset, Size, Ptr, NumEvents, WaitList))
+    return Err;
+  if (Mem->flags() & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))
+    return WEFT_ERROR(CL_INVALID_OPERATION, "buffer is not host-readable");
+  Event *E = Queue->beginCommand(CL_COMMAND_READ_BUFFER, NumEvents, WaitList);
+  Command &Cmd = E->command();
+  Cmd.Kind = CommandKind::ReadBuffer;
+  Cmd.Src = static_cast<char *>(Mem->deviceAddress(Queue->device())) + Offset;
+  Cmd.Dst = Ptr;
+  Cmd.Size = Size;
+  holdUntilComplete(E, Mem);
+  return Queue->finishEnqueue(E, EventRet, Blocking);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(
+    cl_command_queue Q, cl_mem Buffer, cl_bool Blocking, size_t Offset,
+    size_t Size, const void *Ptr, cl_uint NumEvents, const cl_event *WaitList,
+    cl_event *EventRet) {
+  CommandQueue *Queue = castQueue(Q);
+  MemObject *Mem = castMemObject(Buffer);
+  if (cl_int Err =
+          validateTransfer(Queue, Mem, Offset, Size, Ptr, NumEvents, WaitList))
+    return Err;
+  if (Mem->flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
+    return WEFT_ERROR(CL_INVALID_OPERATION, "buffer is not host-writable");
+  Event *E = Queue->beginCommand(CL_COMMAND_WRITE_BUFFER, NumEvents, WaitList);
+  Command &Cmd = E->command();
+  Cmd.Kind = CommandKind::WriteBuffer;
+  Cmd.Src = Ptr;
+  Cmd.Dst = static_cast<char *>(Mem->deviceAddress(Queue->device())) + Offset;
+  Cmd.Size = Size;
+  holdUntilComplete(E, Mem);
+  return Queue->finishEnqueue(E, EventRet, Blocking);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(
+    cl_command_queue Q, cl_mem SrcBuffer, cl_mem DstBuffer, size_t SrcOffset,
+    size_t DstOffset, size_t Size, cl_uint NumEvents, const cl_event *WaitList,
+    cl_event *EventRet) {
+  CommandQueue *Queue = castQueue(Q);
+  MemObject *Src = castMemObject(SrcBuffer);
+  MemObject *Dst = castMemObject(DstBuffer);
+  if (!Queue)
+    return WEFT_ERROR(CL_INVALID_COMMAND_QUEUE, "bad queue");
+  if (!Src || !Dst)
+    return WEFT_ERROR(CL_INVALID_MEM_OBJECT, "bad buffer");
+  if (&Src->context() != &Queue->context() ||
+      &Dst->context() != &Queue->context())
+    return WEFT_ERROR(CL_INVALID_CONTEXT, "buffers and queue contexts differ");
+  if (Size == 0 || SrcOffset > Src->size() ||
+      Size > Src->size() - SrcOffset || DstOffset > Dst->size() ||
+      Size > Dst->size() - DstOffset)
+    return WEFT_ERROR(CL_INVALID_VALUE, "region outside a buffer");
+  unsigned char *SrcStart = Src->storage() + SrcOffset;
+  unsigned char *DstStart = Dst->storage() + DstOffset;
+  bool SameStorage = Src == Dst || Src->parent() == Dst ||
+                     Dst->parent() == Src ||
+                     (Src->parent() && Src->parent() == Dst->parent());
+  if (SameStorage && SrcStart < DstStart + Size && DstStart < SrcStart + Size)
+    return WEFT_ERROR(CL_MEM_COPY_OVERLAP, "source and destination overlap");
+  if (cl_int Err = validateWaitList(NumEvents, WaitList, &Queue->context()))
+    return Err;
+  Event *E = Queue->beginCommand(CL_COMMAND_COPY_BUFFER, NumEvents, WaitList);
+  Command &Cmd = E->command();
+  Cmd.Kind = CommandKind::CopyBuffer;
+  Cmd.Src =
+      static_cast<char *>(Src->deviceAddress(Queue->device())) + SrcOffset;
+  Cmd.Dst =
+      static_cast<char *>(Dst->deviceAddress(Queue->device())) + DstOffset;
+  Cmd.Size = Size;
+  holdUntilComplete(E, Src);
+  holdUntilComplete(E, Dst);
+  return Queue->finishEnqueue(E, EventRet);
+}
+
+CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(
+    cl_command_queue Q, cl_mem Buffer, cl_bool Blocking, cl_map_flags MapFlags,
+    size_t Offset, size_t Size, cl_uint NumEvents, const cl_event *WaitList,
+    cl_event *EventRet, cl_int *ErrcodeRet) {
+  CommandQueue *Queue = castQueue(Q);
+  MemObject *Mem = castMemObject(Buffer);
+  // validateTransfer wants a pointer; mapping has none to check.
+  cl_int Err = validateTransfer(Queue, Mem, Offset, Size, &Offset, NumEvents,
+                                WaitList);
+  const cl_map_flags Known =
+      CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+  if (Err == CL_SUCCESS &&
+      ((MapFlags & ~Known) || ((MapFlags & CL_MAP_WRITE_INVALIDATE_REGION) &&
+                               (MapFlags & (CL_MAP_READ | CL_MAP_WRITE)))))
+    Err = WEFT_ERROR(CL_INVALID_VALUE, "bad map flags");
+  if (Err == CL_SUCCESS && (MapFlags & CL_MAP_READ) &&
+      (Mem->flags() & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)))
+    Err = WEFT_ERROR(CL_INVALID_OPERATION, "buffer is not host-readable");
+  if (Err == CL_SUCCESS &&
+      (MapFlags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
+      (Mem->flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))
+    Err = WEFT_ERROR(CL_INVALID_OPERATION, "buffer is not host-writable");
+  if (Err == CL_SUCCESS && !Queue->device().driver().sharesHostMemory())
+    Err = WEFT_ERROR(CL_MAP_FAILURE, "device memory cannot be mapped yet");
+  if (Err != CL_SUCCESS) {
+    setError(ErrcodeRet, Err);
+    return nullptr;
+  }
+  // The device works in the buffer's storage, so the mapping is the
+  // storage itself (for USE_HOST_PTR, the application's pointer).
+  Event *E = Queue->beginCommand(CL_COMMAND_MAP_BUFFER, NumEvents, WaitList);
+  Mem->addMapping();
+  holdUntilComplete(E, Mem);
+  Err = Queue->finishEnqueue(E, EventRet, Blocking);
+  setError(ErrcodeRet, Err);
+  return Err == CL_SUCCESS ? Mem->storage() + Offset : nullptr;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(
+    cl_command_queue Q, cl_mem M, void *MappedPtr, cl_uint NumEvents,
+    const cl_event *WaitList, cl_event *EventRet) {
+  CommandQueue *Queue = castQueue(Q);
+  MemObject *Mem = castMemObject(M);
+  if (!Queue)
+    return WEFT_ERROR(CL_INVALID_COMMAND_QUEUE, "bad queue");
+  if (!Mem)
+    return WEFT_ERROR(CL_INVALID_MEM_OBJECT, "bad memory object");
+  if (&Mem->context() != &Queue->context())
+    return WEFT_ERROR(CL_INVALID_CONTEXT, "buffer and queue contexts differ");
+  auto *Ptr = static_cast<unsigned char *>(MappedPtr);
+  if (!Ptr || Ptr < Mem->storage() || Ptr > Mem->storage() + Mem->size() ||
+      Mem->mapCount() == 0)
+    return WEFT_ERROR(CL_INVALID_VALUE, "pointer was not mapped from buffer");
+  if (cl_int Err = validateWaitList(NumEvents, WaitList, &Queue->context()))
+    return Err;
+  Event *E =
+      Queue->beginCommand(CL_COMMAND_UNMAP_MEM_OBJECT, NumEvents, WaitList);
+  Mem->removeMapping();
+  holdUntilComplete(E, Mem);
+  return Queue->finishEnqueue(E, EventRet);
+}
+
+} // extern "C"

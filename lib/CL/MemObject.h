@@ -1,0 +1,75 @@
+//===- MemObject.h - cl_mem: buffers and sub-buffers ------------------------===//
+//
+// A buffer's storage is host memory for as long as every device of its
+// context shares host memory (DeviceDriver::sharesHostMemory): kernels then
+// read and write it in place, and CL_MEM_USE_HOST_PTR is zero-copy.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_LIB_CL_MEMOBJECT_H
+#define WEFT_LIB_CL_MEMOBJECT_H
+
+#include "Context.h"
+
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+namespace weft {
+
+class MemObject : public _cl_mem, public RefCounted<MemObject> {
+public:
+  using DestructorFn = void(CL_CALLBACK *)(cl_mem, void *);
+
+  /// A buffer of Size bytes at Storage; OwnsStorage says who frees it.
+  MemObject(Context &Ctx, cl_mem_flags Flags, size_t Size, void *HostPtr,
+            void *Storage, bool OwnsStorage,
+            std::vector<cl_mem_properties> Properties);
+  /// A sub-buffer of Parent.
+  MemObject(MemObject &Parent, cl_mem_flags Flags, size_t Origin, size_t Size);
+  ~MemObject();
+
+  Context &context() const { return Ctx; }
+  cl_mem_flags flags() const { return Flags; }
+  size_t size() const { return Size; }
+  void *hostPtr() const { return HostPtr; }
+  MemObject *parent() const { return Parent; }
+  size_t origin() const { return Origin; }
+  const std::vector<cl_mem_properties> &properties() const {
+    return Properties;
+  }
+  /// Where the buffer's first byte is, as the host sees it.
+  unsigned char *storage() const { return Storage; }
+  /// Where D's kernels and transfers find the first byte.
+  void *deviceAddress(const Device &D) const;
+
+  cl_uint mapCount() const { return MapCount.load(); }
+  void addMapping() { ++MapCount; }
+  void removeMapping() { --MapCount; }
+  void addDestructorCallback(DestructorFn Fn, void *UserData);
+
+private:
+  Context &Ctx;
+  cl_mem_flags Flags;
+  size_t Size;
+  void *HostPtr;
+  unsigned char *Storage;
+  bool OwnsStorage;
+  MemObject *Parent = nullptr;
+  size_t Origin = 0;
+  std::vector<cl_mem_properties> Properties;
+  std::atomic<cl_uint> MapCount{0};
+  std::mutex Lock;
+  std::vector<std::pair<DestructorFn, void *>> DestructorCallbacks;
+};
+
+inline MemObject *castMemObject(cl_mem M) {
+  return castHandle<MemObject, ObjectKind::MemObject>(M);
+}
+
+/// Alignment of every buffer's storage, in bytes: enough for the widest
+/// vector type (double16) and for sub-buffers at CL_DEVICE_MEM_BASE_ADDR_ALIGN.
+constexpr size_t BufferAlignment = 128;
+
+} // namespace weft
+
+#endif // WEFT_LIB_CL_MEMOBJECT_H

@@ -1,0 +1,351 @@
+//===- Program.cpp - Programs from source, builds, program queries --------===//
+
+#include "Program.h"
+
+#include <algorithm>
+
+namespace weft {
+
+Program::Program(Context &C, std::string S)
+    : _cl_program(ObjectKind::Program), Ctx(C), Source(std::move(S)) {
+  Ctx.retainInternal();
+}
+
+Program::~Program() { Ctx.releaseInternal(); }
+
+static std::string targetKey(const TargetDesc &T) {
+  return T.Triple + "|" + T.CPU + "|" + T.Features;
+}
+
+cl_int Program::build(const std::vector<Device *> &Devices,
+                      const std::string &Options) {
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    if (Building)
+      return WEFT_ERROR(CL_INVALID_OPERATION, "a build is in progress");
+    if (AttachedKernels.load())
+      return WEFT_ERROR(CL_INVALID_OPERATION, "kernels are attached");
+    Building = true;
+    for (Device *D : Devices) {
+      DeviceBuild &B = Builds[D];
+      B = DeviceBuild();
+      B.Status = CL_BUILD_IN_PROGRESS;
+      B.Options = Options;
+    }
+  }
+  // One compilation per distinct target.
+  std::map<std::string, std::shared_ptr<const ProgramBuild>> ByTarget;
+  for (Device *D : Devices) {
+    const TargetDesc &Target = D->description().Target;
+    auto &Slot = ByTarget[targetKey(Target)];
+    if (!Slot) {
+      WEFT_LOG(DebugCompile, "building program %p for %s",
+               static_cast<void *>(this), D->description().Name.c_str());
+      Slot = std::make_shared<const ProgramBuild>(
+          buildProgram(Source, Options, Target));
+    }
+  }
+  cl_int Result = CL_SUCCESS;
+  std::lock_guard<std::mutex> Guard(Lock);
+  {
+    std::lock_guard<std::mutex> FunctionGuard(FunctionLock);
+    Functions.clear();
+  }
+  for (Device *D : Devices) {
+    const auto &Built = ByTarget[targetKey(D->description().Target)];
+    DeviceBuild &B = Builds[D];
+    B.Log = Built->Log;
+    switch (Built->Result) {
+    case ProgramBuild::Status::Success:
+      B.Status = CL_BUILD_SUCCESS;
+      B.Result = Built;
+      break;
+    case ProgramBuild::Status::InvalidOptions:
+      B.Status = CL_BUILD_ERROR;
+      Result = WEFT_ERROR(CL_INVALID_BUILD_OPTIONS, "invalid build options");
+      break;
+    case ProgramBuild::Status::BuildFailure:
+      B.Status = CL_BUILD_ERROR;
+      if (Result == CL_SUCCESS)
+        Result = WEFT_ERROR(CL_BUILD_PROGRAM_FAILURE, "build failed");
+      break;
+    }
+  }
+  Building = false;
+  return Result;
+}
+
+cl_build_status Program::buildStatus(const Device &D) const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto It = Builds.find(&D);
+  return It == Builds.end() ? CL_BUILD_NONE : It->second.Status;
+}
+
+std::string Program::buildLog(const Device &D) const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto It = Builds.find(&D);
+  return It == Builds.end() ? std::string() : It->second.Log;
+}
+
+std::string Program::buildOptions(const Device &D) const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto It = Builds.find(&D);
+  return It == Builds.end() ? std::string() : It->second.Options;
+}
+
+std::shared_ptr<const ProgramBuild> Program::buildFor(const Device &D) const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto It = Builds.find(&D);
+  return It == Builds.end() ? nullptr : It->second.Result;
+}
+
+bool Program::isBuiltForAnyDevice() const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  for (const auto &Entry : Builds)
+    if (Entry.second.Result)
+      return true;
+  return false;
+}
+
+const KernelDesc *Program::findKernel(const std::string &Name) const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  for (const auto &Entry : Builds)
+    if (Entry.second.Result)
+      for (const KernelDesc &K : Entry.second.Result->Kernels)
+        if (K.Name == Name)
+          return &K;
+  return nullptr;
+}
+
+std::vector<std::string> Program::kernelNames() const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  std::vector<std::string> Names;
+  for (const auto &Entry : Builds)
+    if (Entry.second.Result) {
+      for (const KernelDesc &K : Entry.second.Result->Kernels)
+        Names.push_back(K.Name);
+      break;
+    }
+  return Names;
+}
+
+bool Program::workGroupFunction(const Device &D, const KernelDesc &Kernel,
+                                const size_t LocalSize[3],
+                                WorkGroupFunction &Out, std::string &Error) {
+  FunctionKey Key{&D, Kernel.Name, {LocalSize[0], LocalSize[1], LocalSize[2]}};
+  {
+    std::lock_guard<std::mutex> Guard(FunctionLock);
+    auto It = Functions.find(Key);
+    if (It != Functions.end()) {
+      Out = It->second;
+      return true;
+    }
+  }
+  std::shared_ptr<const ProgramBuild> Built = buildFor(D);
+  if (!Built) {
+    Error = "program is not built for this device";
+    return false;
+  }
+  // Compiled outside the lock: other kernels of the program may compile
+  // at the same time. A racing duplicate is harmless; the first one wins.
+  WorkGroupFunction Fn;
+  if (!D.driver().prepareKernel(Built->Bitcode, Kernel, LocalSize, Fn, Error))
+    return false;
+  std::lock_guard<std::mutex> Guard(FunctionLock);
+  Out = Functions.emplace(Key, std::move(Fn)).first->second;
+  return true;
+}
+
+/// Devices a program call names: the given list, or all of the context's.
+static cl_int selectDevices(Program &P, cl_uint NumDevices,
+                            const cl_device_id *DeviceList,
+                            std::vector<Device *> &Out) {
+  if ((NumDevices == 0) != (DeviceList == nullptr))
+    return WEFT_ERROR(CL_INVALID_VALUE, "num_devices and device_list disagree");
+  if (!DeviceList) {
+    Out = P.context().devices();
+    return CL_SUCCESS;
+  }
+  for (cl_uint I = 0; I < NumDevices; ++I) {
+    Device *D = castDevice(DeviceList[I]);
+    if (!D || !P.context().hasDevice(D))
+      return WEFT_ERROR(CL_INVALID_DEVICE, "device not in the context");
+    Out.push_back(D);
+  }
+  return CL_SUCCESS;
+}
+
+} // namespace weft
+
+using namespace weft;
+
+extern "C" {
+
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(
+    cl_context C, cl_uint Count, const char **Strings, const size_t *Lengths,
+    cl_int *ErrcodeRet) {
+  Context *Ctx = castContext(C);
+  if (!Ctx) {
+    setError(ErrcodeRet, WEFT_ERROR(CL_INVALID_CONTEXT, "bad context"));
+    return nullptr;
+  }
+  if (Count == 0 || !Strings) {
+    setError(ErrcodeRet, WEFT_ERROR(CL_INVALID_VALUE, "no source strings"));
+    return nullptr;
+  }
+  std::string Source;
+  for (cl_uint I = 0; I < Count; ++I) {
+    if (!Strings[I]) {
+      setError(ErrcodeRet, WEFT_ERROR(CL_INVALID_VALUE, "NULL source string"));
+      return nullptr;
+    }
+    if (Lengths && Lengths[I])
+      Source.append(Strings[I], Lengths[I]);
+    else
+      Source.append(Strings[I]);
+  }
+  setError(ErrcodeRet, CL_SUCCESS);
+  return new Program(*Ctx, std::move(Source));
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program P) {
+  Program *Prog = castProgram(P);
+  if (!Prog)
+    return WEFT_ERROR(CL_INVALID_PROGRAM, "bad program");
+  Prog->retain();
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program P) {
+  Program *Prog = castProgram(P);
+  if (!Prog)
+    return WEFT_ERROR(CL_INVALID_PROGRAM, "bad program");
+  Prog->release();
+  return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(
+    cl_program P, cl_uint NumDevices, const cl_device_id *DeviceList,
+    const char *Options, void(CL_CALLBACK *Notify)(cl_program, void *),
+    void *UserData) {
+  Program *Prog = castProgram(P);
+  if (!Prog)
+    return WEFT_ERROR(CL_INVALID_PROGRAM, "bad program");
+  std::vector<Device *> Devices;
+  if (cl_int Err = selectDevices(*Prog, NumDevices, DeviceList, Devices))
+    return Err;
+  if (!Notify && UserData)
+    return WEFT_ERROR(CL_INVALID_VALUE, "user_data without pfn_notify");
+  cl_int Result = Prog->build(Devices, Options ? Options : "");
+  // The build is synchronous; the callback still reports its end.
+  if (Notify && Result != CL_INVALID_OPERATION)
+    Notify(P, UserData);
+  return Result;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program P,
+                                                 cl_program_info ParamName,
+                                                 size_t ParamValueSize,
+                                                 void *ParamValue,
+                                                 size_t *ParamValueSizeRet) {
+  Program *Prog = castProgram(P);
+  if (!Prog)
+    return WEFT_ERROR(CL_INVALID_PROGRAM, "bad program");
+  const std::vector<Device *> &Devices = Prog->context().devices();
+  auto Ret = [&](const auto &V) {
+    return returnValue(V, ParamValueSize, ParamValue, ParamValueSizeRet);
+  };
+  switch (ParamName) {
+  case CL_PROGRAM_REFERENCE_COUNT:
+    return Ret(Prog->referenceCount());
+  case CL_PROGRAM_CONTEXT:
+    return Ret(static_cast<cl_context>(&Prog->context()));
+  case CL_PROGRAM_NUM_DEVICES:
+    return Ret(static_cast<cl_uint>(Devices.size()));
+  case CL_PROGRAM_DEVICES: {
+    std::vector<cl_device_id> Ids(Devices.begin(), Devices.end());
+    return returnVector(Ids, ParamValueSize, ParamValue, ParamValueSizeRet);
+  }
+  case CL_PROGRAM_SOURCE:
+    return returnString(Prog->source(), ParamValueSize, ParamValue,
+                        ParamValueSizeRet);
+  case CL_PROGRAM_IL:
+    return returnInfo(nullptr, 0, ParamValueSize, ParamValue,
+                      ParamValueSizeRet);
+  case CL_PROGRAM_BINARY_SIZES: {
+    std::vector<size_t> Sizes;
+    for (Device *D : Devices) {
+      auto Built = Prog->buildFor(*D);
+      Sizes.push_back(Built ? Built->Bitcode.size() : 0);
+    }
+    return returnVector(Sizes, ParamValueSize, ParamValue, ParamValueSizeRet);
+  }
+  case CL_PROGRAM_BINARIES: {
+    size_t Needed = Devices.size() * sizeof(unsigned char *);
+    if (ParamValue) {
+      if (ParamValueSize < Needed)
+        return WEFT_ERROR(CL_INVALID_VALUE, "param_value too small");
+      auto **Out = static_cast<unsigned char **>(ParamValue);
+      for (size_t I = 0; I < Devices.size(); ++I) {
+        auto Built = Prog->buildFor(*Devices[I]);
+        if (Out[I] && Built)
+          memcpy(Out[I], Built->Bitcode.data(), Built->Bitcode.size());
+      }
+    }
+    if (ParamValueSizeRet)
+      *ParamValueSizeRet = Needed;
+    return CL_SUCCESS;
+  }
+  case CL_PROGRAM_NUM_KERNELS:
+    if (!Prog->isBuiltForAnyDevice())
+      return WEFT_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, "program not built");
+    return Ret(Prog->kernelNames().size());
+  case CL_PROGRAM_KERNEL_NAMES: {
+    if (!Prog->isBuiltForAnyDevice())
+      return WEFT_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, "program not built");
+    std::string Names;
+    for (const std::string &Name : Prog->kernelNames())
+      Names += (Names.empty() ? "" : ";") + Name;
+    return returnString(Names, ParamValueSize, ParamValue, ParamValueSizeRet);
+  }
+  case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
+  case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
+    return Ret(cl_bool(CL_FALSE));
+  default:
+    return WEFT_ERROR(CL_INVALID_VALUE, "unknown cl_program_info");
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(
+    cl_program P, cl_device_id DeviceId, cl_program_build_info ParamName,
+    size_t ParamValueSize, void *ParamValue, size_t *ParamValueSizeRet) {
+  Program *Prog = castProgram(P);
+  if (!Prog)
+    return WEFT_ERROR(CL_INVALID_PROGRAM, "bad program");
+  Device *D = castDevice(DeviceId);
+  if (!D || !Prog->context().hasDevice(D))
+    return WEFT_ERROR(CL_INVALID_DEVICE, "device not in the context");
+  switch (ParamName) {
+  case CL_PROGRAM_BUILD_STATUS:
+    return returnValue<cl_build_status>(Prog->buildStatus(*D), ParamValueSize,
+                                        ParamValue, ParamValueSizeRet);
+  case CL_PROGRAM_BUILD_OPTIONS:
+    return returnString(Prog->buildOptions(*D), ParamValueSize, ParamValue,
+                        ParamValueSizeRet);
+  case CL_PROGRAM_BUILD_LOG:
+    return returnString(Prog->buildLog(*D), ParamValueSize, ParamValue,
+                        ParamValueSizeRet);
+  case CL_PROGRAM_BINARY_TYPE:
+    return returnValue<cl_program_binary_type>(
+        Prog->buildFor(*D) ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+                           : CL_PROGRAM_BINARY_TYPE_NONE,
+        ParamValueSize, ParamValue, ParamValueSizeRet);
+  case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
+    return returnValue<size_t>(0, ParamValueSize, ParamValue,
+                               ParamValueSizeRet);
+  default:
+    return WEFT_ERROR(CL_INVALID_VALUE, "unknown cl_program_build_info");
+  }
+}
+
+} // extern "C"

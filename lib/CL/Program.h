@@ -1,0 +1,85 @@
+//===- Program.h - cl_program ---------------------------------------------===//
+//
+// A program keeps one build per device. Devices that compile for the same
+// target (same triple, CPU and features, as the basic and pthread devices
+// of one machine do) share one compilation. The work-group functions
+// compiled from a build at enqueue time are cached here too, per device,
+// kernel and local size, so a kernel object created later reuses them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_LIB_CL_PROGRAM_H
+#define WEFT_LIB_CL_PROGRAM_H
+
+#include "Context.h"
+
+#include "weft/compiler.h"
+
+#include <array>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+namespace weft {
+
+class Program : public _cl_program, public RefCounted<Program> {
+public:
+  Program(Context &Ctx, std::string Source);
+  ~Program();
+
+  Context &context() const { return Ctx; }
+  const std::string &source() const { return Source; }
+
+  /// clBuildProgram for Devices (already validated to be in the context).
+  cl_int build(const std::vector<Device *> &Devices,
+               const std::string &Options);
+
+  cl_build_status buildStatus(const Device &D) const;
+  std::string buildLog(const Device &D) const;
+  std::string buildOptions(const Device &D) const;
+  /// The successful build for D, or null.
+  std::shared_ptr<const ProgramBuild> buildFor(const Device &D) const;
+  /// Whether any device has a successful build.
+  bool isBuiltForAnyDevice() const;
+  /// The kernel named Name in any successful build, or null.
+  const KernelDesc *findKernel(const std::string &Name) const;
+  /// Names of the kernels, in source order, of the first successful build.
+  std::vector<std::string> kernelNames() const;
+
+  /// The work-group function of Kernel for LocalSize on D, compiled on
+  /// first use.
+  bool workGroupFunction(const Device &D, const KernelDesc &Kernel,
+                         const size_t LocalSize[3], WorkGroupFunction &Out,
+                         std::string &Error);
+
+  void attachKernel() { ++AttachedKernels; }
+  void detachKernel() { --AttachedKernels; }
+
+private:
+  struct DeviceBuild {
+    cl_build_status Status = CL_BUILD_NONE;
+    std::string Options;
+    std::string Log;
+    std::shared_ptr<const ProgramBuild> Result;
+  };
+  using FunctionKey =
+      std::tuple<const Device *, std::string, std::array<size_t, 3>>;
+
+  Context &Ctx;
+  std::string Source;
+  mutable std::mutex Lock;
+  std::map<const Device *, DeviceBuild> Builds;
+  bool Building = false;
+  std::atomic<unsigned> AttachedKernels{0};
+  std::mutex FunctionLock;
+  std::map<FunctionKey, WorkGroupFunction> Functions;
+};
+
+inline Program *castProgram(cl_program P) {
+  return castHandle<Program, ObjectKind::Program>(P);
+}
+
+} // namespace weft
+
+#endif // WEFT_LIB_CL_PROGRAM_H
