@@ -1,0 +1,209 @@
+//===- tests/api/EventTest.cpp - events, user events, clFinish ------------===//
+
+#include "TestCommon.h"
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+using namespace weft_test;
+
+namespace {
+
+class Events : public DeviceTest {
+protected:
+  void SetUp() override {
+    DeviceTest::SetUp();
+    if (HasFatalFailure())
+      return;
+    K.reset(makeKernel(kernelSource("increment.cl"), "increment"));
+    ASSERT_NE(K.get(), nullptr);
+    std::vector<cl_int> Zero(N, 0);
+    Buf.reset(makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                         N * sizeof(cl_int), Zero.data()));
+    ASSERT_NE(Buf.get(), nullptr);
+    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Buf));
+  }
+  cl_int status(cl_event E) {
+    cl_int S = -1;
+    EXPECT_CL_OK(clGetEventInfo(E, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                sizeof(S), &S, nullptr));
+    return S;
+  }
+  std::vector<cl_int> contents() {
+    std::vector<cl_int> V(N, -1);
+    EXPECT_CL_OK(clEnqueueReadBuffer(Queue, Buf, CL_TRUE, 0,
+                                     N * sizeof(cl_int), V.data(), 0, nullptr,
+                                     nullptr));
+    return V;
+  }
+  static constexpr size_t N = 1024;
+  KernelRef K;
+  MemRef Buf;
+};
+
+TEST_P(Events, KernelEventReachesComplete) {
+  EventRef E;
+  size_t Global = N, Local = 64;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, &Local, 0,
+                                      nullptr, E.out()));
+  cl_event List[] = {E.get()};
+  ASSERT_CL_OK(clWaitForEvents(1, List));
+  EXPECT_EQ(status(E), CL_COMPLETE);
+  cl_command_type Type = 0;
+  ASSERT_CL_OK(clGetEventInfo(E, CL_EVENT_COMMAND_TYPE, sizeof(Type), &Type,
+                              nullptr));
+  EXPECT_EQ(Type, cl_command_type(CL_COMMAND_NDRANGE_KERNEL));
+  cl_uint Count = 0;
+  ASSERT_CL_OK(clGetEventInfo(E, CL_EVENT_REFERENCE_COUNT, sizeof(Count),
+                              &Count, nullptr));
+  EXPECT_GE(Count, 1u);
+  for (cl_int V : contents())
+    ASSERT_EQ(V, 1);
+}
+
+TEST_P(Events, FinishWaitsForManyCommands) {
+  const int Launches = 50;
+  size_t Global = N;
+  for (int I = 0; I < Launches; ++I)
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, nullptr,
+                                        0, nullptr, nullptr));
+  ASSERT_CL_OK(clFinish(Queue));
+  // In order: every launch saw the previous one's result.
+  for (cl_int V : contents())
+    ASSERT_EQ(V, Launches);
+}
+
+TEST_P(Events, UserEventGatesKernel) {
+  cl_int Err = CL_SUCCESS;
+  EventRef Gate(clCreateUserEvent(Context, &Err));
+  ASSERT_CL_OK(Err);
+  EXPECT_EQ(status(Gate), CL_SUBMITTED);
+  EventRef Run;
+  size_t Global = N;
+  cl_event Wait[] = {Gate.get()};
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, nullptr, 1,
+                                      Wait, Run.out()));
+  ASSERT_CL_OK(clFlush(Queue));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  cl_int Before = status(Run);
+  EXPECT_NE(Before, CL_COMPLETE) << "the kernel ran before its gate opened";
+  EXPECT_TRUE(Before == CL_QUEUED || Before == CL_SUBMITTED) << Before;
+
+  ASSERT_CL_OK(clSetUserEventStatus(Gate, CL_COMPLETE));
+  cl_event List[] = {Run.get()};
+  ASSERT_CL_OK(clWaitForEvents(1, List));
+  EXPECT_EQ(status(Run), CL_COMPLETE);
+  for (cl_int V : contents())
+    ASSERT_EQ(V, 1);
+  // A user event's status is set once.
+  EXPECT_CL(CL_INVALID_OPERATION, clSetUserEventStatus(Gate, CL_COMPLETE));
+}
+
+TEST_P(Events, FailedUserEventFailsDependants) {
+  cl_int Err = CL_SUCCESS;
+  EventRef Gate(clCreateUserEvent(Context, &Err));
+  ASSERT_CL_OK(Err);
+  EventRef Run;
+  size_t Global = N;
+  cl_event Wait[] = {Gate.get()};
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, nullptr, 1,
+                                      Wait, Run.out()));
+  ASSERT_CL_OK(clSetUserEventStatus(Gate, -1));
+  cl_event List[] = {Run.get()};
+  EXPECT_CL(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+            clWaitForEvents(1, List));
+  EXPECT_LT(status(Run), 0);
+}
+
+TEST_P(Events, CompletionCallback) {
+  static std::atomic<int> Calls;
+  static std::atomic<cl_int> SeenStatus;
+  Calls = 0;
+  SeenStatus = 1;
+  EventRef E;
+  size_t Global = N;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, nullptr, 0,
+                                      nullptr, E.out()));
+  int Tag = 77;
+  ASSERT_CL_OK(clSetEventCallback(
+      E, CL_COMPLETE,
+      [](cl_event, cl_int Status, void *User) {
+        if (*static_cast<int *>(User) == 77) {
+          SeenStatus = Status;
+          ++Calls;
+        }
+      },
+      &Tag));
+  ASSERT_CL_OK(clFinish(Queue));
+  // The callback may run on another thread shortly after completion.
+  for (int I = 0; I < 500 && Calls.load() == 0; ++I)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(Calls.load(), 1);
+  EXPECT_EQ(SeenStatus.load(), CL_COMPLETE);
+  EXPECT_CL(CL_INVALID_VALUE,
+            clSetEventCallback(E, CL_QUEUED, [](cl_event, cl_int, void *) {},
+                               nullptr));
+}
+
+TEST_P(Events, ProfilingTimestampsAreOrdered) {
+  cl_queue_properties Props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE,
+                                 0};
+  cl_int Err = CL_SUCCESS;
+  QueueRef Profiled(
+      clCreateCommandQueueWithProperties(Context, Device, Props, &Err));
+  ASSERT_CL_OK(Err);
+  EventRef E;
+  size_t Global = N;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Profiled, K, 1, nullptr, &Global, nullptr,
+                                      0, nullptr, E.out()));
+  ASSERT_CL_OK(clFinish(Profiled));
+  cl_ulong T[4] = {};
+  const cl_profiling_info Info[4] = {
+      CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+      CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END};
+  for (int I = 0; I < 4; ++I)
+    ASSERT_CL_OK(clGetEventProfilingInfo(E, Info[I], sizeof(cl_ulong), &T[I],
+                                         nullptr));
+  EXPECT_GT(T[0], 0u);
+  EXPECT_LE(T[0], T[1]);
+  EXPECT_LE(T[1], T[2]);
+  EXPECT_LE(T[2], T[3]);
+
+  // Without profiling, the information is not available.
+  EventRef Plain;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, nullptr, 0,
+                                      nullptr, Plain.out()));
+  ASSERT_CL_OK(clFinish(Queue));
+  cl_ulong Unused = 0;
+  EXPECT_CL(CL_PROFILING_INFO_NOT_AVAILABLE,
+            clGetEventProfilingInfo(Plain, CL_PROFILING_COMMAND_END,
+                                    sizeof(Unused), &Unused, nullptr));
+}
+
+TEST_P(Events, MarkerWaitsForEarlierCommands) {
+  size_t Global = N;
+  EventRef Last;
+  for (int I = 0; I < 5; ++I)
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, nullptr,
+                                        0, nullptr, Last.out()));
+  EventRef Marker;
+  ASSERT_CL_OK(clEnqueueMarkerWithWaitList(Queue, 0, nullptr, Marker.out()));
+  cl_event List[] = {Marker.get()};
+  ASSERT_CL_OK(clWaitForEvents(1, List));
+  EXPECT_EQ(status(Marker), CL_COMPLETE);
+  // The marker completes only after everything enqueued before it.
+  EXPECT_EQ(status(Last), CL_COMPLETE);
+  for (cl_int V : contents())
+    ASSERT_EQ(V, 5);
+}
+
+TEST_P(Events, InvalidWaits) {
+  EXPECT_CL(CL_INVALID_VALUE, clWaitForEvents(0, nullptr));
+  cl_event Null = nullptr;
+  EXPECT_CL(CL_INVALID_EVENT, clWaitForEvents(1, &Null));
+}
+
+WEFT_INSTANTIATE_DEVICE_TEST(Events);
+
+} // namespace

@@ -1,0 +1,397 @@
+//===- tests/api/ExecutionTest.cpp - end-to-end kernels -------------------===//
+//
+// Kernels from tests/kernels/, run on every device and compared with a
+// reference computed here on the host.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestCommon.h"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+using namespace weft_test;
+
+namespace {
+
+class KernelExecution : public DeviceTest {
+protected:
+  template <typename T>
+  std::vector<T> read(cl_mem M, size_t Count) {
+    std::vector<T> V(Count);
+    EXPECT_CL_OK(clEnqueueReadBuffer(Queue, M, CL_TRUE, 0, Count * sizeof(T),
+                                     V.data(), 0, nullptr, nullptr));
+    return V;
+  }
+  template <typename T> cl_mem upload(const std::vector<T> &V) {
+    return makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                      V.size() * sizeof(T), const_cast<T *>(V.data()));
+  }
+};
+
+std::vector<float> randomFloats(size_t N, unsigned Seed, float Lo, float Hi) {
+  std::vector<float> V(N);
+  uint32_t X = 0x9e3779b9u * (Seed + 1);
+  for (float &F : V) {
+    X = X * 1664525u + 1013904223u;
+    F = Lo + (Hi - Lo) * float(X >> 8) / float(1u << 24);
+  }
+  return V;
+}
+
+/// Distance in units in the last place between two floats.
+double ulpDistance(float Got, double Want) {
+  if (std::isnan(Want))
+    return std::isnan(Got) ? 0 : 1e9;
+  if (std::isinf(Want))
+    return Got == Want ? 0 : 1e9;
+  float WantF = float(Want);
+  double Ulp = std::nextafter(std::fabs(WantF), INFINITY) - std::fabs(WantF);
+  if (Ulp == 0)
+    Ulp = std::numeric_limits<float>::denorm_min();
+  return std::fabs(double(Got) - Want) / Ulp;
+}
+
+TEST_P(KernelExecution, VectorAdd) {
+  KernelRef K(makeKernel(kernelSource("vector_add.cl"), "vector_add"));
+  ASSERT_NE(K.get(), nullptr);
+  struct Case {
+    size_t N;
+    size_t Local; // 0: let the implementation choose
+  };
+  for (Case C : {Case{1, 1}, Case{64, 64}, Case{1000, 8}, Case{1024, 256},
+                 Case{1000, 0}, Case{12345, 0}, Case{7, 0},
+                 Case{1 << 20, 128}}) {
+    SCOPED_TRACE("N=" + std::to_string(C.N) +
+                 " local=" + std::to_string(C.Local));
+    std::vector<float> A = randomFloats(C.N, 1, -100, 100),
+                       B = randomFloats(C.N, 2, -100, 100);
+    MemRef ABuf(upload(A)), BBuf(upload(B));
+    MemRef CBuf(makeBuffer(CL_MEM_WRITE_ONLY, C.N * sizeof(float)));
+    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &CBuf));
+    ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &ABuf));
+    ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_mem), &BBuf));
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &C.N,
+                                        C.Local ? &C.Local : nullptr, 0,
+                                        nullptr, nullptr));
+    std::vector<float> Out = read<float>(CBuf, C.N);
+    for (size_t I = 0; I < C.N; ++I)
+      ASSERT_EQ(Out[I], A[I] + B[I]) << "at " << I;
+  }
+}
+
+TEST_P(KernelExecution, Saxpy) {
+  KernelRef K(makeKernel(kernelSource("saxpy.cl"), "saxpy"));
+  ASSERT_NE(K.get(), nullptr);
+  const size_t N = 4096, Local = 64;
+  std::vector<float> X = randomFloats(N, 3, -10, 10),
+                     Y = randomFloats(N, 4, -10, 10);
+  const float A = 2.5f;
+  MemRef XBuf(upload(X)), YBuf(upload(Y));
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &YBuf));
+  ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &XBuf));
+  ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(float), &A));
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, &Local, 0,
+                                      nullptr, nullptr));
+  std::vector<float> Out = read<float>(YBuf, N);
+  for (size_t I = 0; I < N; ++I) {
+    // A contracted multiply-add is allowed: the result may differ from the
+    // twice-rounded host value by the rounding of the product.
+    double Exact = double(A) * double(X[I]) + double(Y[I]);
+    ASSERT_NEAR(Out[I], Exact, 1e-6 * (std::fabs(A * X[I]) + std::fabs(Y[I])) +
+                                   1e-30)
+        << "at " << I;
+  }
+}
+
+/// Runs work_item_ids.cl over the given range and checks every value.
+void checkWorkItemIds(KernelExecution *, cl_context Context,
+                      cl_command_queue Queue, cl_kernel K, cl_uint Dims,
+                      const size_t *Global, const size_t *Local,
+                      const size_t *Offset) {
+  size_t G[3] = {1, 1, 1}, L[3] = {1, 1, 1}, O[3] = {0, 0, 0};
+  for (cl_uint D = 0; D < Dims; ++D) {
+    G[D] = Global[D];
+    if (Local)
+      L[D] = Local[D];
+    if (Offset)
+      O[D] = Offset[D];
+  }
+  const size_t Total = G[0] * G[1] * G[2], Stride = 22;
+  cl_int Err = CL_SUCCESS;
+  MemRef Out(clCreateBuffer(Context, CL_MEM_WRITE_ONLY,
+                            Total * Stride * sizeof(cl_int), nullptr, &Err));
+  ASSERT_CL_OK(Err);
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Out));
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, Dims, Offset, Global, Local, 0,
+                                      nullptr, nullptr));
+  std::vector<cl_int> V(Total * Stride);
+  ASSERT_CL_OK(clEnqueueReadBuffer(Queue, Out, CL_TRUE, 0,
+                                   V.size() * sizeof(cl_int), V.data(), 0,
+                                   nullptr, nullptr));
+  if (!Local) {
+    // The implementation chose: read its choice back and check it is sane.
+    for (cl_uint D = 0; D < 3; ++D) {
+      L[D] = size_t(V[18 + D]);
+      ASSERT_GE(L[D], 1u);
+      ASSERT_EQ(G[D] % L[D], 0u) << "chosen local size does not divide";
+    }
+  }
+  for (size_t Z = 0; Z < G[2]; ++Z)
+    for (size_t Y = 0; Y < G[1]; ++Y)
+      for (size_t X = 0; X < G[0]; ++X) {
+        const cl_int *P = &V[((Z * G[1] + Y) * G[0] + X) * Stride];
+        size_t Pos[3] = {X, Y, Z};
+        for (cl_uint D = 0; D < 3; ++D) {
+          SCOPED_TRACE("work-item (" + std::to_string(X) + "," +
+                       std::to_string(Y) + "," + std::to_string(Z) +
+                       ") dimension " + std::to_string(D));
+          ASSERT_EQ(P[D], cl_int(Pos[D] + O[D])) << "get_global_id";
+          ASSERT_EQ(P[3 + D], cl_int(O[D])) << "get_global_offset";
+          ASSERT_EQ(P[6 + D], cl_int(Pos[D] % L[D])) << "get_local_id";
+          ASSERT_EQ(P[9 + D], cl_int(Pos[D] / L[D])) << "get_group_id";
+          ASSERT_EQ(P[12 + D], cl_int(G[D] / L[D])) << "get_num_groups";
+          ASSERT_EQ(P[15 + D], cl_int(G[D])) << "get_global_size";
+          ASSERT_EQ(P[18 + D], cl_int(L[D])) << "get_local_size";
+        }
+        ASSERT_EQ(P[21], cl_int(Dims)) << "get_work_dim";
+      }
+}
+
+TEST_P(KernelExecution, WorkItemIds2DWithOffset) {
+  KernelRef K(makeKernel(kernelSource("work_item_ids.cl"), "work_item_ids"));
+  ASSERT_NE(K.get(), nullptr);
+  size_t Global[2] = {24, 10}, Local[2] = {4, 5}, Offset[2] = {3, 7};
+  checkWorkItemIds(this, Context, Queue, K, 2, Global, Local, Offset);
+}
+
+TEST_P(KernelExecution, WorkItemIds3D) {
+  KernelRef K(makeKernel(kernelSource("work_item_ids.cl"), "work_item_ids"));
+  ASSERT_NE(K.get(), nullptr);
+  size_t Global[3] = {8, 6, 4}, Local[3] = {2, 3, 2};
+  checkWorkItemIds(this, Context, Queue, K, 3, Global, Local, nullptr);
+  size_t Offset[3] = {1, 2, 3};
+  checkWorkItemIds(this, Context, Queue, K, 3, Global, Local, Offset);
+}
+
+TEST_P(KernelExecution, WorkItemIdsChosenLocalSize) {
+  KernelRef K(makeKernel(kernelSource("work_item_ids.cl"), "work_item_ids"));
+  ASSERT_NE(K.get(), nullptr);
+  size_t Global1[1] = {100};
+  checkWorkItemIds(this, Context, Queue, K, 1, Global1, nullptr, nullptr);
+  size_t Global2[2] = {30, 14};
+  checkWorkItemIds(this, Context, Queue, K, 2, Global2, nullptr, nullptr);
+}
+
+TEST_P(KernelExecution, ScalarAndVectorArguments) {
+  KernelRef K(makeKernel(kernelSource("scalar_args.cl"), "scalar_args"));
+  ASSERT_NE(K.get(), nullptr);
+  MemRef Ints(makeBuffer(CL_MEM_WRITE_ONLY, 10 * sizeof(cl_long)));
+  MemRef Floats(makeBuffer(CL_MEM_WRITE_ONLY, 5 * sizeof(cl_float)));
+  cl_char C = -5;
+  cl_uchar UC = 250;
+  cl_short S = -30000;
+  cl_ushort US = 60000;
+  cl_int I = -2000000000;
+  cl_uint U = 4000000000u;
+  cl_long L = -(cl_long(1) << 40) - 3;
+  cl_ulong UL = (cl_ulong(1) << 63) + 5;
+  cl_float F = 3.25f;
+  cl_float4 V = {{1.5f, -2.5f, 1e10f, -0.0f}};
+  cl_int2 I2 = {{-7, 123456}};
+  int Arg = 0;
+  ASSERT_CL_OK(clSetKernelArg(K, Arg++, sizeof(cl_mem), &Ints));
+  ASSERT_CL_OK(clSetKernelArg(K, Arg++, sizeof(cl_mem), &Floats));
+  ASSERT_CL_OK(clSetKernelArg(K, Arg++, sizeof(C), &C));
+  ASSERT_CL_OK(clSetKernelArg(K, Arg++, sizeof(UC), &UC));
+  ASSERT_CL_OK(clSetKernelArg(K, Arg++, sizeof(S), &S));
+  ASSERT_CL_OK(clSetKernelArg(K, Arg++, sizeof(US), &US));
+  ASSERT_CL_OK(clSetKernelArg(K, Arg++, sizeof(I), &I));
+  ASSERT_CL_OK(clSetKernelArg(K, Arg++, sizeof(U), &U));
+  ASSERT_CL_OK(clSetKernelArg(K, Arg++, sizeof(L), &L));
+  ASSERT_CL_OK(clSetKernelArg(K, Arg++, sizeof(UL), &UL));
+  ASSERT_CL_OK(clSetKernelArg(K, Arg++, sizeof(F), &F));
+  ASSERT_CL_OK(clSetKernelArg(K, Arg++, sizeof(V), &V));
+  ASSERT_CL_OK(clSetKernelArg(K, Arg++, sizeof(I2), &I2));
+  size_t One = 1;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &One, nullptr, 0,
+                                      nullptr, nullptr));
+  std::vector<cl_long> GotI = read<cl_long>(Ints, 10);
+  std::vector<cl_float> GotF = read<cl_float>(Floats, 5);
+  EXPECT_EQ(GotI[0], C);
+  EXPECT_EQ(GotI[1], UC);
+  EXPECT_EQ(GotI[2], S);
+  EXPECT_EQ(GotI[3], US);
+  EXPECT_EQ(GotI[4], I);
+  EXPECT_EQ(GotI[5], cl_long(U));
+  EXPECT_EQ(GotI[6], L);
+  EXPECT_EQ(cl_ulong(GotI[7]), UL);
+  EXPECT_EQ(GotI[8], -7);
+  EXPECT_EQ(GotI[9], 123456);
+  EXPECT_EQ(GotF[0], F);
+  for (int J = 0; J < 4; ++J)
+    EXPECT_EQ(GotF[1 + J], V.s[J]) << "component " << J;
+  EXPECT_TRUE(std::signbit(GotF[4])) << "-0.0f lost its sign";
+}
+
+TEST_P(KernelExecution, Float4Buffers) {
+  KernelRef K(makeKernel(kernelSource("float4_scale.cl"), "float4_scale"));
+  ASSERT_NE(K.get(), nullptr);
+  const size_t N = 512, Local = 32;
+  std::vector<float> In = randomFloats(4 * N, 5, -4, 4);
+  MemRef InBuf(upload(In));
+  MemRef OutBuf(makeBuffer(CL_MEM_WRITE_ONLY, 4 * N * sizeof(float)));
+  cl_float4 Scale = {{2.0f, -1.0f, 0.5f, 3.0f}};
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &OutBuf));
+  ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &InBuf));
+  ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(Scale), &Scale));
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, &Local, 0,
+                                      nullptr, nullptr));
+  std::vector<float> Out = read<float>(OutBuf, 4 * N);
+  for (size_t I = 0; I < N; ++I)
+    for (size_t C = 0; C < 4; ++C)
+      ASSERT_EQ(Out[4 * I + C], In[4 * I + (3 - C)] * Scale.s[C])
+          << "element " << I << " component " << C;
+}
+
+TEST_P(KernelExecution, DoubleArguments) {
+  std::string Extensions = deviceString(Device, CL_DEVICE_EXTENSIONS);
+  if (!splitWords(Extensions).count("cl_khr_fp64"))
+    GTEST_SKIP() << "the device does not support double precision";
+  KernelRef K(makeKernel(kernelSource("double_axpy.cl"), "double_axpy"));
+  ASSERT_NE(K.get(), nullptr);
+  const size_t N = 1000;
+  std::vector<double> X(N), Y(N);
+  for (size_t I = 0; I < N; ++I) {
+    X[I] = 1.0 / double(I + 3);
+    Y[I] = std::sqrt(double(I));
+  }
+  const double A = 1.0 + 1e-12;
+  MemRef XBuf(upload(X)), YBuf(upload(Y));
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &YBuf));
+  ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &XBuf));
+  ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(double), &A));
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, nullptr, 0,
+                                      nullptr, nullptr));
+  std::vector<double> Out = read<double>(YBuf, N);
+  for (size_t I = 0; I < N; ++I) {
+    double Want = A * X[I] + Y[I];
+    // 1e-12 of A is far below float precision: only double keeps it.
+    ASSERT_NEAR(Out[I], Want, 4e-16 * (std::fabs(Want) + 1)) << "at " << I;
+  }
+}
+
+TEST_P(KernelExecution, LocalMemoryArgument) {
+  KernelRef K(makeKernel(kernelSource("private_local_scratch.cl"),
+                         "private_local_scratch"));
+  ASSERT_NE(K.get(), nullptr);
+  const size_t N = 256, Local = 32;
+  MemRef Out(makeBuffer(CL_MEM_WRITE_ONLY, N * sizeof(cl_int)));
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Out));
+  ASSERT_CL_OK(clSetKernelArg(K, 1, Local * sizeof(cl_int), nullptr));
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, &Local, 0,
+                                      nullptr, nullptr));
+  std::vector<cl_int> V = read<cl_int>(Out, N);
+  for (size_t I = 0; I < N; ++I)
+    ASSERT_EQ(V[I], cl_int(2 * I + 1)) << "at " << I;
+}
+
+TEST_P(KernelExecution, FloatMathBuiltins) {
+  KernelRef K(makeKernel(kernelSource("math_builtins.cl"), "math_builtins"));
+  ASSERT_NE(K.get(), nullptr);
+  const cl_uint N = 1024;
+  std::vector<float> In = randomFloats(N, 6, -8, 8);
+  In[0] = 0.0f;
+  In[1] = -0.0f;
+  In[2] = 1.0f;
+  In[3] = 88.0f; // exp near the top of the float range
+  MemRef InBuf(upload(In));
+  MemRef OutBuf(makeBuffer(CL_MEM_WRITE_ONLY, 10 * N * sizeof(float)));
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &OutBuf));
+  ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &InBuf));
+  ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(N), &N));
+  size_t Global = N;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, nullptr, 0,
+                                      nullptr, nullptr));
+  std::vector<float> Out = read<float>(OutBuf, 10 * N);
+  // Maximum errors of the OpenCL 3.0 full-profile ULP table.
+  const struct {
+    const char *Name;
+    double MaxUlp;
+  } Rows[] = {{"sqrt", 3},  {"exp", 3},   {"log", 3},   {"sin", 4},
+              {"cos", 4},   {"floor", 0}, {"fmin+fmax", 0},
+              {"fma", 0},   {"clamp", 0}, {"pow", 16}};
+  for (cl_uint I = 0; I < N; ++I) {
+    double X = In[I];
+    float XF = In[I];
+    double Want[10] = {
+        std::sqrt(std::fabs(X)),
+        std::exp(X),
+        std::log(double(std::fabs(XF) + 0.5f)),
+        std::sin(X),
+        std::cos(X),
+        std::floor(double(XF * 3.0f)),
+        double(std::fmin(XF, 0.25f) + std::fmax(XF, -0.25f)),
+        double(std::fma(XF, XF, 1.0f)),
+        double(std::fmin(std::fmax(XF, -1.0f), 1.0f)),
+        std::pow(double(std::fabs(XF) + 1.0f), 1.5)};
+    for (int F = 0; F < 10; ++F) {
+      float Got = Out[F * N + I];
+      ASSERT_LE(ulpDistance(Got, Want[F]), Rows[F].MaxUlp)
+          << Rows[F].Name << "(" << XF << ") = " << Got << ", want "
+          << Want[F];
+    }
+  }
+}
+
+TEST_P(KernelExecution, IntegerBuiltins) {
+  KernelRef K(makeKernel(kernelSource("math_builtins.cl"), "int_builtins"));
+  ASSERT_NE(K.get(), nullptr);
+  const size_t N = 256;
+  std::vector<cl_uint> In(N + 1);
+  uint32_t X = 12345;
+  for (cl_uint &V : In) {
+    X ^= X << 13;
+    X ^= X >> 17;
+    X ^= X << 5;
+    V = X;
+  }
+  In[0] = 0;
+  In[1] = 0xffffffffu;
+  In[2] = 1;
+  MemRef InBuf(upload(In));
+  MemRef OutBuf(makeBuffer(CL_MEM_WRITE_ONLY, 8 * N * sizeof(cl_uint)));
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &OutBuf));
+  ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &InBuf));
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, nullptr, 0,
+                                      nullptr, nullptr));
+  std::vector<cl_uint> Out = read<cl_uint>(OutBuf, 8 * N);
+  for (size_t I = 0; I < N; ++I) {
+    uint32_t A = In[I], B = In[I + 1];
+    unsigned R = B & 31;
+    uint32_t Clz = 0;
+    while (Clz < 32 && !(A & (0x80000000u >> Clz)))
+      ++Clz;
+    int64_t Diff = int64_t(int32_t(A)) - int64_t(int32_t(B));
+    uint64_t Sum = uint64_t(A) + B;
+    uint32_t Want[8] = {uint32_t(__builtin_popcount(A)),
+                        Clz,
+                        R ? (A << R) | (A >> (32 - R)) : A,
+                        uint32_t(Diff < 0 ? -Diff : Diff),
+                        Sum > 0xffffffffu ? 0xffffffffu : uint32_t(Sum),
+                        uint32_t((uint64_t(A) * B) >> 32),
+                        A < B ? A : B,
+                        uint32_t(std::max(int32_t(A), int32_t(B)))};
+    static const char *Names[8] = {"popcount", "clz",     "rotate",
+                                   "abs_diff", "add_sat", "mul_hi",
+                                   "min",      "max"};
+    for (int F = 0; F < 8; ++F)
+      ASSERT_EQ(Out[I * 8 + F], Want[F])
+          << Names[F] << "(" << A << ", " << B << ")";
+  }
+}
+
+WEFT_INSTANTIATE_DEVICE_TEST(KernelExecution);
+
+} // namespace

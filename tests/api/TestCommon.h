@@ -1,0 +1,409 @@
+//===- tests/api/TestCommon.h - shared helpers of the API tests -----------===//
+//
+// The API tests reach the implementation only through the ICD loader, like
+// any application. The platform under test is chosen by WEFT_TEST_PLATFORM
+// (a substring of CL_PLATFORM_NAME, default "Weft"), so the same tests run
+// against another implementation to check the tests themselves.
+//
+// Device-parametrized suites derive from DeviceTest and are instantiated
+// with WEFT_INSTANTIATE_DEVICE_TEST(Suite): one instance per device of the
+// platform under test, named after the device.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_TESTS_API_TESTCOMMON_H
+#define WEFT_TESTS_API_TESTCOMMON_H
+
+#include <CL/cl.h>
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace weft_test {
+
+inline const char *errorName(cl_int Err) {
+  switch (Err) {
+#define WEFT_CASE(E)                                                           \
+  case E:                                                                      \
+    return #E;
+    WEFT_CASE(CL_SUCCESS)
+    WEFT_CASE(CL_DEVICE_NOT_FOUND)
+    WEFT_CASE(CL_DEVICE_NOT_AVAILABLE)
+    WEFT_CASE(CL_COMPILER_NOT_AVAILABLE)
+    WEFT_CASE(CL_MEM_OBJECT_ALLOCATION_FAILURE)
+    WEFT_CASE(CL_OUT_OF_RESOURCES)
+    WEFT_CASE(CL_OUT_OF_HOST_MEMORY)
+    WEFT_CASE(CL_PROFILING_INFO_NOT_AVAILABLE)
+    WEFT_CASE(CL_MEM_COPY_OVERLAP)
+    WEFT_CASE(CL_IMAGE_FORMAT_MISMATCH)
+    WEFT_CASE(CL_IMAGE_FORMAT_NOT_SUPPORTED)
+    WEFT_CASE(CL_BUILD_PROGRAM_FAILURE)
+    WEFT_CASE(CL_MAP_FAILURE)
+    WEFT_CASE(CL_MISALIGNED_SUB_BUFFER_OFFSET)
+    WEFT_CASE(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+    WEFT_CASE(CL_COMPILE_PROGRAM_FAILURE)
+    WEFT_CASE(CL_LINKER_NOT_AVAILABLE)
+    WEFT_CASE(CL_LINK_PROGRAM_FAILURE)
+    WEFT_CASE(CL_DEVICE_PARTITION_FAILED)
+    WEFT_CASE(CL_KERNEL_ARG_INFO_NOT_AVAILABLE)
+    WEFT_CASE(CL_INVALID_VALUE)
+    WEFT_CASE(CL_INVALID_DEVICE_TYPE)
+    WEFT_CASE(CL_INVALID_PLATFORM)
+    WEFT_CASE(CL_INVALID_DEVICE)
+    WEFT_CASE(CL_INVALID_CONTEXT)
+    WEFT_CASE(CL_INVALID_QUEUE_PROPERTIES)
+    WEFT_CASE(CL_INVALID_COMMAND_QUEUE)
+    WEFT_CASE(CL_INVALID_HOST_PTR)
+    WEFT_CASE(CL_INVALID_MEM_OBJECT)
+    WEFT_CASE(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR)
+    WEFT_CASE(CL_INVALID_IMAGE_SIZE)
+    WEFT_CASE(CL_INVALID_SAMPLER)
+    WEFT_CASE(CL_INVALID_BINARY)
+    WEFT_CASE(CL_INVALID_BUILD_OPTIONS)
+    WEFT_CASE(CL_INVALID_PROGRAM)
+    WEFT_CASE(CL_INVALID_PROGRAM_EXECUTABLE)
+    WEFT_CASE(CL_INVALID_KERNEL_NAME)
+    WEFT_CASE(CL_INVALID_KERNEL_DEFINITION)
+    WEFT_CASE(CL_INVALID_KERNEL)
+    WEFT_CASE(CL_INVALID_ARG_INDEX)
+    WEFT_CASE(CL_INVALID_ARG_VALUE)
+    WEFT_CASE(CL_INVALID_ARG_SIZE)
+    WEFT_CASE(CL_INVALID_KERNEL_ARGS)
+    WEFT_CASE(CL_INVALID_WORK_DIMENSION)
+    WEFT_CASE(CL_INVALID_WORK_GROUP_SIZE)
+    WEFT_CASE(CL_INVALID_WORK_ITEM_SIZE)
+    WEFT_CASE(CL_INVALID_GLOBAL_OFFSET)
+    WEFT_CASE(CL_INVALID_EVENT_WAIT_LIST)
+    WEFT_CASE(CL_INVALID_EVENT)
+    WEFT_CASE(CL_INVALID_OPERATION)
+    WEFT_CASE(CL_INVALID_GL_OBJECT)
+    WEFT_CASE(CL_INVALID_BUFFER_SIZE)
+    WEFT_CASE(CL_INVALID_MIP_LEVEL)
+    WEFT_CASE(CL_INVALID_GLOBAL_WORK_SIZE)
+    WEFT_CASE(CL_INVALID_PROPERTY)
+    WEFT_CASE(CL_INVALID_IMAGE_DESCRIPTOR)
+    WEFT_CASE(CL_INVALID_COMPILER_OPTIONS)
+    WEFT_CASE(CL_INVALID_LINKER_OPTIONS)
+    WEFT_CASE(CL_INVALID_DEVICE_PARTITION_COUNT)
+    WEFT_CASE(CL_INVALID_PIPE_SIZE)
+    WEFT_CASE(CL_INVALID_DEVICE_QUEUE)
+    WEFT_CASE(CL_INVALID_SPEC_ID)
+    WEFT_CASE(CL_MAX_SIZE_RESTRICTION_EXCEEDED)
+#undef WEFT_CASE
+  default:
+    return "unknown OpenCL error";
+  }
+}
+
+/// gtest predicate formatter: compares two error codes and prints names.
+inline ::testing::AssertionResult clErrorEq(const char *, const char *ActualExpr,
+                                            cl_int Expected, cl_int Actual) {
+  if (Expected == Actual)
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << ActualExpr << "\n  returned " << errorName(Actual) << " ("
+         << Actual << ")\n  expected " << errorName(Expected) << " ("
+         << Expected << ")";
+}
+
+#define EXPECT_CL(Expected, Expr)                                              \
+  EXPECT_PRED_FORMAT2(::weft_test::clErrorEq, Expected, Expr)
+#define ASSERT_CL(Expected, Expr)                                              \
+  ASSERT_PRED_FORMAT2(::weft_test::clErrorEq, Expected, Expr)
+#define EXPECT_CL_OK(Expr) EXPECT_CL(CL_SUCCESS, Expr)
+#define ASSERT_CL_OK(Expr) ASSERT_CL(CL_SUCCESS, Expr)
+
+bool testingWeft();
+
+/// Like clErrorEq, but only Weft is held to it. Another implementation that
+/// deviates from the specification here (the tests also run against other
+/// implementations, to check the tests) gets a note on stdout instead.
+inline ::testing::AssertionResult
+clErrorEqOnWeft(const char *ExpectedExpr, const char *ActualExpr,
+                cl_int Expected, cl_int Actual) {
+  ::testing::AssertionResult R =
+      clErrorEq(ExpectedExpr, ActualExpr, Expected, Actual);
+  if (R || testingWeft())
+    return R;
+  printf("[ DEVIATES ] (tolerated on this platform) %s\n", R.message());
+  return ::testing::AssertionSuccess();
+}
+
+/// For error checks other implementations are known to get wrong.
+#define EXPECT_CL_SPEC(Expected, Expr)                                         \
+  EXPECT_PRED_FORMAT2(::weft_test::clErrorEqOnWeft, Expected, Expr)
+
+/// For checks that crash other implementations (they do not validate the
+/// handle or pointer in question): run them on Weft only.
+#define WEFT_ONLY(Reason)                                                      \
+  do {                                                                         \
+    if (!::weft_test::testingWeft())                                           \
+      GTEST_SKIP() << "checked on Weft only: " << Reason;                      \
+  } while (0)
+
+/// Owns one OpenCL handle and releases it when it goes out of scope, so a
+/// failed ASSERT does not leak objects into the next test.
+template <typename T, cl_int(CL_API_CALL *Release)(T)> class Ref {
+public:
+  Ref() = default;
+  explicit Ref(T H) : H(H) {}
+  Ref(const Ref &) = delete;
+  Ref &operator=(const Ref &) = delete;
+  Ref(Ref &&O) noexcept : H(O.H) { O.H = nullptr; }
+  Ref &operator=(Ref &&O) noexcept {
+    reset(O.H);
+    O.H = nullptr;
+    return *this;
+  }
+  ~Ref() { reset(); }
+  void reset(T New = nullptr) {
+    if (H)
+      Release(H);
+    H = New;
+  }
+  T release() {
+    T Old = H;
+    H = nullptr;
+    return Old;
+  }
+  T get() const { return H; }
+  operator T() const { return H; }
+  T *out() {
+    reset();
+    return &H;
+  }
+
+private:
+  T H = nullptr;
+};
+
+using ContextRef = Ref<cl_context, clReleaseContext>;
+using QueueRef = Ref<cl_command_queue, clReleaseCommandQueue>;
+using MemRef = Ref<cl_mem, clReleaseMemObject>;
+using ProgramRef = Ref<cl_program, clReleaseProgram>;
+using KernelRef = Ref<cl_kernel, clReleaseKernel>;
+using EventRef = Ref<cl_event, clReleaseEvent>;
+
+/// The platform name substring the tests look for.
+inline std::string platformUnderTestName() {
+  const char *Env = std::getenv("WEFT_TEST_PLATFORM");
+  return Env && *Env ? Env : "Weft";
+}
+
+inline std::string platformString(cl_platform_id P, cl_platform_info Param) {
+  size_t Size = 0;
+  if (clGetPlatformInfo(P, Param, 0, nullptr, &Size) != CL_SUCCESS || !Size)
+    return {};
+  std::string S(Size, '\0');
+  clGetPlatformInfo(P, Param, Size, &S[0], nullptr);
+  S.resize(strnlen(S.c_str(), Size));
+  return S;
+}
+
+inline std::string deviceString(cl_device_id D, cl_device_info Param) {
+  size_t Size = 0;
+  if (clGetDeviceInfo(D, Param, 0, nullptr, &Size) != CL_SUCCESS || !Size)
+    return {};
+  std::string S(Size, '\0');
+  clGetDeviceInfo(D, Param, Size, &S[0], nullptr);
+  S.resize(strnlen(S.c_str(), Size));
+  return S;
+}
+
+template <typename T> T deviceInfo(cl_device_id D, cl_device_info Param) {
+  T Value{};
+  cl_int Err = clGetDeviceInfo(D, Param, sizeof(T), &Value, nullptr);
+  EXPECT_CL_OK(Err) << " querying device info 0x" << std::hex << Param;
+  return Value;
+}
+
+/// The platform under test, or nullptr if the loader does not offer it.
+inline cl_platform_id platformUnderTest() {
+  static cl_platform_id Found = [] {
+    cl_uint Num = 0;
+    if (clGetPlatformIDs(0, nullptr, &Num) != CL_SUCCESS || Num == 0)
+      return cl_platform_id(nullptr);
+    std::vector<cl_platform_id> Platforms(Num);
+    clGetPlatformIDs(Num, Platforms.data(), nullptr);
+    std::string Wanted = platformUnderTestName();
+    for (cl_platform_id P : Platforms)
+      if (platformString(P, CL_PLATFORM_NAME).find(Wanted) !=
+          std::string::npos)
+        return P;
+    return cl_platform_id(nullptr);
+  }();
+  return Found;
+}
+
+/// True when the platform under test is Weft itself. Used only where Weft
+/// deliberately differs from other implementations for now (no barriers).
+inline bool testingWeft() {
+  cl_platform_id P = platformUnderTest();
+  return P && platformString(P, CL_PLATFORM_NAME) == "Weft";
+}
+
+inline std::vector<cl_device_id> allDevices() {
+  std::vector<cl_device_id> Devices;
+  cl_platform_id P = platformUnderTest();
+  cl_uint Num = 0;
+  if (!P || clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, 0, nullptr, &Num) !=
+                CL_SUCCESS)
+    return Devices;
+  Devices.resize(Num);
+  clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, Num, Devices.data(), nullptr);
+  return Devices;
+}
+
+struct DeviceParam {
+  cl_device_id Id;
+  unsigned Index;
+  std::string Name;
+};
+
+inline void PrintTo(const DeviceParam &P, std::ostream *OS) {
+  *OS << "device " << P.Index << " (" << P.Name << ")";
+}
+
+inline const std::vector<DeviceParam> &devicesUnderTest() {
+  static const std::vector<DeviceParam> Params = [] {
+    std::vector<DeviceParam> Result;
+    unsigned Index = 0;
+    for (cl_device_id D : allDevices()) {
+      Result.push_back({D, Index, deviceString(D, CL_DEVICE_NAME)});
+      ++Index;
+    }
+    return Result;
+  }();
+  return Params;
+}
+
+/// gtest instance names: "<index>_<device name with [A-Za-z0-9] kept>".
+inline std::string
+deviceParamName(const ::testing::TestParamInfo<DeviceParam> &Info) {
+  std::string Name = std::to_string(Info.param.Index) + "_";
+  for (char C : Info.param.Name)
+    Name += std::isalnum(static_cast<unsigned char>(C)) ? C : '_';
+  return Name;
+}
+
+/// Builds \p Source for \p Device. On any failure reports the error and the
+/// build log as a test failure and returns nullptr.
+inline cl_program buildProgram(cl_context Context, cl_device_id Device,
+                               const std::string &Source,
+                               const std::string &Options = "") {
+  const char *Text = Source.c_str();
+  cl_int Err = CL_SUCCESS;
+  cl_program Program =
+      clCreateProgramWithSource(Context, 1, &Text, nullptr, &Err);
+  if (Err != CL_SUCCESS) {
+    ADD_FAILURE() << "clCreateProgramWithSource: " << errorName(Err);
+    return nullptr;
+  }
+  Err = clBuildProgram(Program, 1, &Device, Options.c_str(), nullptr, nullptr);
+  if (Err != CL_SUCCESS) {
+    size_t Size = 0;
+    clGetProgramBuildInfo(Program, Device, CL_PROGRAM_BUILD_LOG, 0, nullptr,
+                          &Size);
+    std::string Log(Size, '\0');
+    if (Size)
+      clGetProgramBuildInfo(Program, Device, CL_PROGRAM_BUILD_LOG, Size,
+                            &Log[0], nullptr);
+    ADD_FAILURE() << "clBuildProgram(\"" << Options
+                  << "\") failed: " << errorName(Err) << "\n--- build log ---\n"
+                  << Log << "\n--- source ---\n"
+                  << Source;
+    clReleaseProgram(Program);
+    return nullptr;
+  }
+  return Program;
+}
+
+inline std::string buildLog(cl_program Program, cl_device_id Device) {
+  size_t Size = 0;
+  EXPECT_CL_OK(clGetProgramBuildInfo(Program, Device, CL_PROGRAM_BUILD_LOG, 0,
+                                     nullptr, &Size));
+  std::string Log(Size, '\0');
+  if (Size)
+    EXPECT_CL_OK(clGetProgramBuildInfo(Program, Device, CL_PROGRAM_BUILD_LOG,
+                                       Size, &Log[0], nullptr));
+  Log.resize(strnlen(Log.c_str(), Log.size()));
+  return Log;
+}
+
+/// The text of tests/kernels/<Name>.
+inline std::string kernelSource(const std::string &Name) {
+  std::string Path = std::string(WEFT_TEST_KERNEL_DIR) + "/" + Name;
+  std::ifstream In(Path);
+  if (!In) {
+    ADD_FAILURE() << "cannot read kernel source " << Path;
+    return {};
+  }
+  std::stringstream SS;
+  SS << In.rdbuf();
+  return SS.str();
+}
+
+/// Space-separated words of an extension string.
+inline std::set<std::string> splitWords(const std::string &S) {
+  std::set<std::string> Words;
+  std::istringstream In(S);
+  std::string W;
+  while (In >> W)
+    Words.insert(W);
+  return Words;
+}
+
+/// A context and an in-order queue on one device of the platform under test.
+class DeviceTest : public ::testing::TestWithParam<DeviceParam> {
+protected:
+  void SetUp() override {
+    Device = GetParam().Id;
+    cl_int Err = CL_SUCCESS;
+    Context.reset(clCreateContext(nullptr, 1, &Device, nullptr, nullptr, &Err));
+    ASSERT_CL_OK(Err);
+    Queue.reset(
+        clCreateCommandQueueWithProperties(Context, Device, nullptr, &Err));
+    ASSERT_CL_OK(Err);
+  }
+
+  /// Builds \p Source and creates kernel \p Name; nullptr after a failure.
+  cl_kernel makeKernel(const std::string &Source, const char *Name,
+                       const std::string &Options = "") {
+    Program.reset(buildProgram(Context, Device, Source, Options));
+    if (!Program)
+      return nullptr;
+    cl_int Err = CL_SUCCESS;
+    cl_kernel K = clCreateKernel(Program, Name, &Err);
+    EXPECT_CL_OK(Err) << " creating kernel " << Name;
+    return K;
+  }
+
+  cl_mem makeBuffer(cl_mem_flags Flags, size_t Size, void *Host = nullptr) {
+    cl_int Err = CL_SUCCESS;
+    cl_mem M = clCreateBuffer(Context, Flags, Size, Host, &Err);
+    EXPECT_CL_OK(Err) << " creating a buffer of " << Size << " bytes";
+    return M;
+  }
+
+  cl_device_id Device = nullptr;
+  ContextRef Context;
+  QueueRef Queue;
+  ProgramRef Program;
+};
+
+#define WEFT_INSTANTIATE_DEVICE_TEST(Suite)                                    \
+  INSTANTIATE_TEST_SUITE_P(Devices, Suite,                                     \
+                           ::testing::ValuesIn(                                \
+                               ::weft_test::devicesUnderTest()),               \
+                           ::weft_test::deviceParamName)
+
+} // namespace weft_test
+
+#endif // WEFT_TESTS_API_TESTCOMMON_H

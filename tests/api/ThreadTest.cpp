@@ -1,0 +1,136 @@
+//===- tests/api/ThreadTest.cpp - several host threads, one queue ---------===//
+//
+// OpenCL API calls are thread-safe except clSetKernelArg on a shared
+// kernel, so every thread creates its own kernel object from the shared
+// program and its own buffers, and enqueues on the shared queue.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestCommon.h"
+
+#include <atomic>
+#include <thread>
+
+using namespace weft_test;
+
+namespace {
+
+class HostThreads : public DeviceTest {};
+
+TEST_P(HostThreads, SharedQueueAndProgram) {
+  ProgramRef P(buildProgram(
+      Context, Device,
+      "kernel void affine(global int *Out, global const int *In, int A,\n"
+      "                   int B) {\n"
+      "  size_t I = get_global_id(0);\n"
+      "  Out[I] = A * In[I] + B;\n"
+      "}\n"));
+  ASSERT_NE(P.get(), nullptr);
+
+  const int Threads = 4, Rounds = 20;
+  std::atomic<int> Failures{0}, Checked{0};
+  std::vector<std::string> FirstError(Threads);
+  auto Work = [&](int T) {
+    auto Fail = [&](const std::string &What) {
+      if (FirstError[T].empty())
+        FirstError[T] = What;
+      ++Failures;
+    };
+    cl_int Err = CL_SUCCESS;
+    KernelRef K(clCreateKernel(P, "affine", &Err));
+    if (Err != CL_SUCCESS)
+      return Fail(std::string("clCreateKernel: ") + errorName(Err));
+    for (int R = 0; R < Rounds; ++R) {
+      const size_t N = 256 + 64 * size_t((T * Rounds + R) % 7);
+      std::vector<cl_int> In(N), Out(N, 0);
+      for (size_t I = 0; I < N; ++I)
+        In[I] = cl_int(I) * (T + 1) - R;
+      MemRef InBuf(clCreateBuffer(Context,
+                                  CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                  N * sizeof(cl_int), In.data(), &Err));
+      if (Err != CL_SUCCESS)
+        return Fail(std::string("clCreateBuffer: ") + errorName(Err));
+      MemRef OutBuf(clCreateBuffer(Context, CL_MEM_WRITE_ONLY,
+                                   N * sizeof(cl_int), nullptr, &Err));
+      if (Err != CL_SUCCESS)
+        return Fail(std::string("clCreateBuffer: ") + errorName(Err));
+      cl_int A = T + 2, B = R * 1000 + T;
+      if ((Err = clSetKernelArg(K, 0, sizeof(cl_mem), &OutBuf)) ||
+          (Err = clSetKernelArg(K, 1, sizeof(cl_mem), &InBuf)) ||
+          (Err = clSetKernelArg(K, 2, sizeof(A), &A)) ||
+          (Err = clSetKernelArg(K, 3, sizeof(B), &B)))
+        return Fail(std::string("clSetKernelArg: ") + errorName(Err));
+      size_t Local = 64;
+      if ((Err = clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, &Local, 0,
+                                        nullptr, nullptr)))
+        return Fail(std::string("clEnqueueNDRangeKernel: ") + errorName(Err));
+      if ((Err = clEnqueueReadBuffer(Queue, OutBuf, CL_TRUE, 0,
+                                     N * sizeof(cl_int), Out.data(), 0,
+                                     nullptr, nullptr)))
+        return Fail(std::string("clEnqueueReadBuffer: ") + errorName(Err));
+      for (size_t I = 0; I < N; ++I)
+        if (Out[I] != A * In[I] + B)
+          return Fail("thread " + std::to_string(T) + " round " +
+                      std::to_string(R) + ": wrong value at " +
+                      std::to_string(I));
+      ++Checked;
+    }
+  };
+  std::vector<std::thread> Pool;
+  for (int T = 0; T < Threads; ++T)
+    Pool.emplace_back(Work, T);
+  for (std::thread &T : Pool)
+    T.join();
+  for (int T = 0; T < Threads; ++T)
+    EXPECT_TRUE(FirstError[T].empty()) << FirstError[T];
+  EXPECT_EQ(Failures.load(), 0);
+  EXPECT_EQ(Checked.load(), Threads * Rounds);
+}
+
+TEST_P(HostThreads, QueuePerThread) {
+  // Each thread has its own queue on the shared context; they all finish.
+  ProgramRef P(buildProgram(Context, Device, kernelSource("increment.cl")));
+  ASSERT_NE(P.get(), nullptr);
+  const int Threads = 4;
+  const size_t N = 4096;
+  std::vector<std::vector<cl_int>> Results(Threads);
+  std::vector<cl_int> Errors(Threads, CL_SUCCESS);
+  auto Work = [&](int T) {
+    cl_int &Err = Errors[T];
+    QueueRef Q(clCreateCommandQueueWithProperties(Context, Device, nullptr, &Err));
+    if (Err)
+      return;
+    KernelRef K(clCreateKernel(P, "increment", &Err));
+    if (Err)
+      return;
+    std::vector<cl_int> Init(N, T * 100);
+    MemRef Buf(clCreateBuffer(Context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                              N * sizeof(cl_int), Init.data(), &Err));
+    if (Err)
+      return;
+    if ((Err = clSetKernelArg(K, 0, sizeof(cl_mem), &Buf)))
+      return;
+    for (int I = 0; I < 10 + T; ++I)
+      if ((Err = clEnqueueNDRangeKernel(Q, K, 1, nullptr, &N, nullptr, 0,
+                                        nullptr, nullptr)))
+        return;
+    Results[T].resize(N);
+    Err = clEnqueueReadBuffer(Q, Buf, CL_TRUE, 0, N * sizeof(cl_int),
+                              Results[T].data(), 0, nullptr, nullptr);
+  };
+  std::vector<std::thread> Pool;
+  for (int T = 0; T < Threads; ++T)
+    Pool.emplace_back(Work, T);
+  for (std::thread &T : Pool)
+    T.join();
+  for (int T = 0; T < Threads; ++T) {
+    ASSERT_CL_OK(Errors[T]) << " in thread " << T;
+    ASSERT_EQ(Results[T].size(), N);
+    for (size_t I = 0; I < N; ++I)
+      ASSERT_EQ(Results[T][I], T * 100 + 10 + T) << "thread " << T << " at " << I;
+  }
+}
+
+WEFT_INSTANTIATE_DEVICE_TEST(HostThreads);
+
+} // namespace
