@@ -235,8 +235,7 @@ using namespace weft;
 
 extern "C" {
 
-CL_API_ENTRY void *CL_API_CALL
-clGetExtensionFunctionAddress(const char *FuncName) {
+WEFT_EXPORT CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddress(const char *FuncName) {
   if (!FuncName)
     return nullptr;
   if (strcmp(FuncName, "clIcdGetPlatformIDsKHR") == 0)
@@ -244,7 +243,7 @@ clGetExtensionFunctionAddress(const char *FuncName) {
   return nullptr;
 }
 
-CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(
+WEFT_EXPORT CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(
     cl_platform_id, const char *FuncName) {
   return clGetExtensionFunctionAddress(FuncName);
 }

@@ -27,6 +27,10 @@
 #include <string>
 #include <vector>
 
+/// The few entry points the ICD loader looks up by name; everything else is
+/// reached through the dispatch table and stays hidden.
+#define WEFT_EXPORT __attribute__((visibility("default")))
+
 namespace weft {
 
 extern const cl_icd_dispatch DispatchTable;

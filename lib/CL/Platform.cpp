@@ -112,12 +112,12 @@ CL_API_ENTRY cl_int CL_API_CALL clGetPlatformIDs(cl_uint NumEntries,
   return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clIcdGetPlatformIDsKHR(
+WEFT_EXPORT CL_API_ENTRY cl_int CL_API_CALL clIcdGetPlatformIDsKHR(
     cl_uint NumEntries, cl_platform_id *Platforms, cl_uint *NumPlatforms) {
   return clGetPlatformIDs(NumEntries, Platforms, NumPlatforms);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id PlatformId,
+WEFT_EXPORT CL_API_ENTRY cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id PlatformId,
                                                   cl_platform_info ParamName,
                                                   size_t ParamValueSize,
                                                   void *ParamValue,
