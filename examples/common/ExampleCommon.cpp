@@ -1,0 +1,324 @@
+//===- examples/common/ExampleCommon.cpp - host helpers of the samples ----===//
+
+#include "ExampleCommon.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace example {
+
+const char *errorName(cl_int Err) {
+  switch (Err) {
+#define NAME(E)                                                                \
+  case E:                                                                      \
+    return #E;
+    NAME(CL_SUCCESS)
+    NAME(CL_DEVICE_NOT_FOUND)
+    NAME(CL_DEVICE_NOT_AVAILABLE)
+    NAME(CL_COMPILER_NOT_AVAILABLE)
+    NAME(CL_MEM_OBJECT_ALLOCATION_FAILURE)
+    NAME(CL_OUT_OF_RESOURCES)
+    NAME(CL_OUT_OF_HOST_MEMORY)
+    NAME(CL_BUILD_PROGRAM_FAILURE)
+    NAME(CL_INVALID_VALUE)
+    NAME(CL_INVALID_PLATFORM)
+    NAME(CL_INVALID_DEVICE)
+    NAME(CL_INVALID_CONTEXT)
+    NAME(CL_INVALID_COMMAND_QUEUE)
+    NAME(CL_INVALID_HOST_PTR)
+    NAME(CL_INVALID_MEM_OBJECT)
+    NAME(CL_INVALID_BUILD_OPTIONS)
+    NAME(CL_INVALID_PROGRAM)
+    NAME(CL_INVALID_PROGRAM_EXECUTABLE)
+    NAME(CL_INVALID_KERNEL_NAME)
+    NAME(CL_INVALID_KERNEL)
+    NAME(CL_INVALID_ARG_INDEX)
+    NAME(CL_INVALID_ARG_VALUE)
+    NAME(CL_INVALID_ARG_SIZE)
+    NAME(CL_INVALID_KERNEL_ARGS)
+    NAME(CL_INVALID_WORK_DIMENSION)
+    NAME(CL_INVALID_WORK_GROUP_SIZE)
+    NAME(CL_INVALID_WORK_ITEM_SIZE)
+    NAME(CL_INVALID_GLOBAL_OFFSET)
+    NAME(CL_INVALID_EVENT_WAIT_LIST)
+    NAME(CL_INVALID_EVENT)
+    NAME(CL_INVALID_OPERATION)
+    NAME(CL_INVALID_BUFFER_SIZE)
+    NAME(CL_INVALID_GLOBAL_WORK_SIZE)
+    NAME(CL_INVALID_PROPERTY)
+#undef NAME
+  default:
+    return "unknown OpenCL error";
+  }
+}
+
+void check(cl_int Err, const char *What) {
+  if (Err != CL_SUCCESS)
+    throw Error(std::string(What) + ": " + errorName(Err) + " (" +
+                std::to_string(Err) + ")");
+}
+
+Session::~Session() {
+  if (Queue)
+    clReleaseCommandQueue(Queue);
+  if (Context)
+    clReleaseContext(Context);
+}
+
+cl_mem Session::buffer(cl_mem_flags Flags, size_t Bytes, void *Host) {
+  cl_int Err = CL_SUCCESS;
+  cl_mem M = clCreateBuffer(Context, Flags, Bytes, Host, &Err);
+  check(Err, "clCreateBuffer");
+  return M;
+}
+
+cl_program Session::build(const char *Source,
+                          const std::string &BuildOptions) {
+  auto Start = std::chrono::steady_clock::now();
+  cl_int Err = CL_SUCCESS;
+  cl_program P = clCreateProgramWithSource(Context, 1, &Source, nullptr, &Err);
+  check(Err, "clCreateProgramWithSource");
+  Err = clBuildProgram(P, 1, &Device, BuildOptions.c_str(), nullptr, nullptr);
+  BuildMs += std::chrono::duration<double, std::milli>(
+                 std::chrono::steady_clock::now() - Start)
+                 .count();
+  if (Err != CL_SUCCESS) {
+    size_t Size = 0;
+    clGetProgramBuildInfo(P, Device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &Size);
+    std::string Log(Size, '\0');
+    if (Size)
+      clGetProgramBuildInfo(P, Device, CL_PROGRAM_BUILD_LOG, Size, &Log[0],
+                            nullptr);
+    clReleaseProgram(P);
+    throw Error(std::string("clBuildProgram: ") + errorName(Err) +
+                "\n--- build log ---\n" + Log.c_str());
+  }
+  return P;
+}
+
+cl_kernel Session::kernel(cl_program Program, const char *Name) {
+  cl_int Err = CL_SUCCESS;
+  cl_kernel K = clCreateKernel(Program, Name, &Err);
+  check(Err, "clCreateKernel");
+  return K;
+}
+
+double Session::timeMedian(const std::function<void()> &Launch,
+                           const std::function<void()> &Prepare) {
+  // One untimed launch first: it may compile the work-group function.
+  if (Prepare)
+    Prepare();
+  Launch();
+  check(clFinish(Queue), "clFinish");
+  std::vector<double> Times;
+  for (unsigned I = 0; I < Opts->Iterations; ++I) {
+    if (Prepare) {
+      Prepare();
+      check(clFinish(Queue), "clFinish");
+    }
+    auto Start = std::chrono::steady_clock::now();
+    Launch();
+    check(clFinish(Queue), "clFinish");
+    Times.push_back(std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - Start)
+                        .count());
+  }
+  if (Times.empty())
+    return 0;
+  std::sort(Times.begin(), Times.end());
+  size_t Mid = Times.size() / 2;
+  return Times.size() % 2 ? Times[Mid] : (Times[Mid - 1] + Times[Mid]) / 2;
+}
+
+std::vector<float> randomFloats(size_t N, unsigned Seed, float Lo, float Hi) {
+  std::vector<float> V(N);
+  unsigned long long X = 0x2545f4914f6cdd1dull ^ (Seed * 0x9e3779b97f4a7c15ull);
+  for (float &F : V) {
+    X ^= X << 13;
+    X ^= X >> 7;
+    X ^= X << 17;
+    F = Lo + (Hi - Lo) * float(X >> 40) / float(1ull << 24);
+  }
+  return V;
+}
+
+namespace {
+
+[[noreturn]] void usage(const char *Prog, size_t DefaultSize,
+                        const char *SizeMeaning, int Status) {
+  fprintf(Status ? stderr : stdout,
+          "usage: %s [--platform <substring>] [--device <index>] "
+          "[--size <N>] [--iterations <N>]\n"
+          "  --platform   platform whose name contains the text (default: "
+          "the first)\n"
+          "  --device     index of one device of that platform (default: "
+          "all)\n"
+          "  --size       %s (default %zu)\n"
+          "  --iterations timed kernel launches (default 10)\n",
+          Prog, SizeMeaning, DefaultSize);
+  exit(Status);
+}
+
+unsigned long long parseNumber(const char *Prog, const char *Flag,
+                               const char *Text, size_t DefaultSize,
+                               const char *SizeMeaning) {
+  char *End = nullptr;
+  unsigned long long V = strtoull(Text, &End, 10);
+  if (!*Text || *End || Text[0] == '-') {
+    fprintf(stderr, "%s: %s needs a non-negative integer, not \"%s\"\n", Prog,
+            Flag, Text);
+    usage(Prog, DefaultSize, SizeMeaning, 2);
+  }
+  return V;
+}
+
+std::string platformName(cl_platform_id P) {
+  size_t Size = 0;
+  clGetPlatformInfo(P, CL_PLATFORM_NAME, 0, nullptr, &Size);
+  std::string S(Size, '\0');
+  clGetPlatformInfo(P, CL_PLATFORM_NAME, Size, &S[0], nullptr);
+  return S.c_str();
+}
+
+std::string deviceName(cl_device_id D) {
+  size_t Size = 0;
+  clGetDeviceInfo(D, CL_DEVICE_NAME, 0, nullptr, &Size);
+  std::string S(Size, '\0');
+  clGetDeviceInfo(D, CL_DEVICE_NAME, Size, &S[0], nullptr);
+  return S.c_str();
+}
+
+} // namespace
+
+int runExample(int Argc, char **Argv, const char *Name, size_t DefaultSize,
+               const char *SizeMeaning,
+               const std::function<Result(Session &)> &Run) {
+  Options Opts;
+  Opts.Size = DefaultSize;
+  const char *Prog = Argv[0];
+  for (int I = 1; I < Argc; ++I) {
+    std::string Arg = Argv[I];
+    std::string Value;
+    bool HasValue = false;
+    size_t Eq = Arg.find('=');
+    if (Arg.rfind("--", 0) == 0 && Eq != std::string::npos) {
+      Value = Arg.substr(Eq + 1);
+      Arg = Arg.substr(0, Eq);
+      HasValue = true;
+    }
+    if (Arg == "--help" || Arg == "-h")
+      usage(Prog, DefaultSize, SizeMeaning, 0);
+    bool Known = Arg == "--platform" || Arg == "--device" ||
+                 Arg == "--size" || Arg == "--iterations";
+    if (!Known) {
+      fprintf(stderr, "%s: unknown option \"%s\"\n", Prog, Argv[I]);
+      usage(Prog, DefaultSize, SizeMeaning, 2);
+    }
+    if (!HasValue) {
+      if (I + 1 >= Argc) {
+        fprintf(stderr, "%s: %s needs a value\n", Prog, Arg.c_str());
+        usage(Prog, DefaultSize, SizeMeaning, 2);
+      }
+      Value = Argv[++I];
+    }
+    if (Arg == "--platform")
+      Opts.Platform = Value;
+    else if (Arg == "--device")
+      Opts.Device = int(parseNumber(Prog, "--device", Value.c_str(),
+                                    DefaultSize, SizeMeaning));
+    else if (Arg == "--size")
+      Opts.Size = size_t(parseNumber(Prog, "--size", Value.c_str(),
+                                     DefaultSize, SizeMeaning));
+    else
+      Opts.Iterations = unsigned(parseNumber(Prog, "--iterations",
+                                             Value.c_str(), DefaultSize,
+                                             SizeMeaning));
+  }
+  if (Opts.Size == 0) {
+    fprintf(stderr, "%s: --size must be positive\n", Prog);
+    return 2;
+  }
+
+  // Platform.
+  cl_uint NumPlatforms = 0;
+  cl_int Err = clGetPlatformIDs(0, nullptr, &NumPlatforms);
+  if (Err != CL_SUCCESS || NumPlatforms == 0) {
+    fprintf(stderr, "%s: no OpenCL platform (%s); is OCL_ICD_VENDORS set?\n",
+            Name, errorName(Err));
+    return 1;
+  }
+  std::vector<cl_platform_id> Platforms(NumPlatforms);
+  check(clGetPlatformIDs(NumPlatforms, Platforms.data(), nullptr),
+        "clGetPlatformIDs");
+  cl_platform_id Platform = nullptr;
+  for (cl_platform_id P : Platforms)
+    if (platformName(P).find(Opts.Platform) != std::string::npos) {
+      Platform = P;
+      break;
+    }
+  if (!Platform) {
+    fprintf(stderr, "%s: no platform name contains \"%s\"; there are:\n",
+            Name, Opts.Platform.c_str());
+    for (cl_platform_id P : Platforms)
+      fprintf(stderr, "  %s\n", platformName(P).c_str());
+    return 1;
+  }
+
+  // Devices.
+  cl_uint NumDevices = 0;
+  Err = clGetDeviceIDs(Platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &NumDevices);
+  if (Err != CL_SUCCESS || NumDevices == 0) {
+    fprintf(stderr, "%s: platform \"%s\" has no devices (%s)\n", Name,
+            platformName(Platform).c_str(), errorName(Err));
+    return 1;
+  }
+  std::vector<cl_device_id> Devices(NumDevices);
+  check(clGetDeviceIDs(Platform, CL_DEVICE_TYPE_ALL, NumDevices,
+                       Devices.data(), nullptr),
+        "clGetDeviceIDs");
+  if (Opts.Device >= 0) {
+    if (unsigned(Opts.Device) >= NumDevices) {
+      fprintf(stderr, "%s: --device %d, but the platform has %u device(s)\n",
+              Name, Opts.Device, NumDevices);
+      return 1;
+    }
+    Devices = {Devices[Opts.Device]};
+  }
+
+  int Failures = 0;
+  for (cl_device_id D : Devices) {
+    Session S;
+    S.Platform = Platform;
+    S.Device = D;
+    S.DeviceName = deviceName(D);
+    S.Opts = &Opts;
+    Result R;
+    try {
+      S.Context = clCreateContext(nullptr, 1, &D, nullptr, nullptr, &Err);
+      check(Err, "clCreateContext");
+      S.Queue = clCreateCommandQueueWithProperties(S.Context, D, nullptr, &Err);
+      check(Err, "clCreateCommandQueueWithProperties");
+      R = Run(S);
+    } catch (const Error &E) {
+      R.Pass = false;
+      R.Detail = E.what();
+    }
+    if (R.Pass) {
+      printf("%s [%s]: PASS  kernel median %.3f ms (%u iterations), build "
+             "%.1f ms%s%s\n",
+             Name, S.DeviceName.c_str(), R.KernelMs, Opts.Iterations,
+             S.BuildMs, R.Detail.empty() ? "" : ", ", R.Detail.c_str());
+    } else {
+      ++Failures;
+      printf("%s [%s]: FAIL  %s\n", Name, S.DeviceName.c_str(),
+             R.Detail.c_str());
+    }
+    fflush(stdout);
+  }
+  return Failures ? 1 : 0;
+}
+
+} // namespace example

@@ -1,0 +1,111 @@
+//===- examples/common/ExampleCommon.h - host helpers of the samples ------===//
+//
+// What every sample application shares: command-line options, platform and
+// device selection, building an embedded kernel source, timing, and the
+// one-line report. Plain OpenCL API only; nothing here knows Weft.
+//
+//   --platform <substring>  platform whose name contains it (default: first)
+//   --device <index>        one device of that platform (default: all)
+//   --size <N>              problem size (meaning depends on the sample)
+//   --iterations <N>        timed kernel launches (default 10)
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_EXAMPLES_EXAMPLECOMMON_H
+#define WEFT_EXAMPLES_EXAMPLECOMMON_H
+
+#include <CL/cl.h>
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace example {
+
+struct Options {
+  std::string Platform;   ///< substring of the platform name; empty: first
+  int Device = -1;        ///< device index; -1: every device
+  size_t Size = 0;        ///< problem size
+  unsigned Iterations = 10;
+};
+
+/// One device with a context and an in-order queue.
+struct Session {
+  cl_platform_id Platform = nullptr;
+  cl_device_id Device = nullptr;
+  cl_context Context = nullptr;
+  cl_command_queue Queue = nullptr;
+  std::string DeviceName;
+  const Options *Opts = nullptr;
+
+  ~Session();
+  /// Creates a buffer; throws on failure.
+  cl_mem buffer(cl_mem_flags Flags, size_t Bytes, void *Host = nullptr);
+  /// Builds \p Source; throws with the build log on failure. Adds the build
+  /// time in milliseconds to BuildMs.
+  cl_program build(const char *Source, const std::string &BuildOptions = "");
+  /// clCreateKernel; throws on failure.
+  cl_kernel kernel(cl_program Program, const char *Name);
+  /// Runs \p Launch (which enqueues one launch) Iterations times, waiting
+  /// for each, and returns the median time in milliseconds. \p Prepare, if
+  /// given, runs untimed before each launch (e.g. to reset an in-place
+  /// input).
+  double timeMedian(const std::function<void()> &Launch,
+                    const std::function<void()> &Prepare = nullptr);
+
+  double BuildMs = 0;
+};
+
+/// Thrown by check() and the Session helpers.
+struct Error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+const char *errorName(cl_int Err);
+
+/// Throws Error("<What>: <error name>") unless Err is CL_SUCCESS.
+void check(cl_int Err, const char *What);
+
+/// The result of one run on one device.
+struct Result {
+  bool Pass = false;
+  double KernelMs = 0; ///< median kernel time
+  std::string Detail;  ///< why it failed, or extra information
+};
+
+/// Parses the options (exits with usage on a bad command line), then calls
+/// \p Run for every selected device and prints one line each:
+///   <Name> [<device>]: PASS  kernel median 0.123 ms (10 iterations), build 45.6 ms
+/// Returns the process exit status: 0 when every device passed.
+int runExample(int Argc, char **Argv, const char *Name, size_t DefaultSize,
+               const char *SizeMeaning,
+               const std::function<Result(Session &)> &Run);
+
+/// Deterministic pseudo-random floats in [Lo, Hi).
+std::vector<float> randomFloats(size_t N, unsigned Seed, float Lo, float Hi);
+
+/// Releases an OpenCL object when it goes out of scope.
+template <typename T, cl_int(CL_API_CALL *Release)(T)> struct Holder {
+  T H;
+  explicit Holder(T H) : H(H) {}
+  Holder(const Holder &) = delete;
+  Holder &operator=(const Holder &) = delete;
+  ~Holder() {
+    if (H)
+      Release(H);
+  }
+  operator T() const { return H; }
+  const T *ptr() const { return &H; }
+};
+using Mem = Holder<cl_mem, clReleaseMemObject>;
+using Program = Holder<cl_program, clReleaseProgram>;
+using Kernel = Holder<cl_kernel, clReleaseKernel>;
+
+/// clSetKernelArg with the size taken from the argument; throws on failure.
+template <typename T> void setArg(cl_kernel K, cl_uint Index, const T &Value) {
+  check(clSetKernelArg(K, Index, sizeof(T), &Value), "clSetKernelArg");
+}
+
+} // namespace example
+
+#endif // WEFT_EXAMPLES_EXAMPLECOMMON_H
