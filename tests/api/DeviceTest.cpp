@@ -23,8 +23,9 @@ std::vector<cl_name_version> nameVersions(cl_device_id D,
   EXPECT_CL_OK(clGetDeviceInfo(D, Param, 0, nullptr, &Size));
   EXPECT_EQ(Size % sizeof(cl_name_version), 0u);
   std::vector<cl_name_version> Result(Size / sizeof(cl_name_version));
-  if (!Result.empty())
+  if (!Result.empty()) {
     EXPECT_CL_OK(clGetDeviceInfo(D, Param, Size, Result.data(), nullptr));
+  }
   return Result;
 }
 

@@ -59,10 +59,11 @@ TEST_F(PlatformQueries, ExtensionsIncludeIcdAndMatchVersionedList) {
                                  0, nullptr, &Size));
   ASSERT_EQ(Size % sizeof(cl_name_version), 0u);
   std::vector<cl_name_version> Versioned(Size / sizeof(cl_name_version));
-  if (Size)
+  if (Size) {
     ASSERT_CL_OK(clGetPlatformInfo(Platform,
                                    CL_PLATFORM_EXTENSIONS_WITH_VERSION, Size,
                                    Versioned.data(), nullptr));
+  }
   std::set<std::string> VersionedNames;
   for (const cl_name_version &NV : Versioned)
     VersionedNames.insert(std::string(NV.name, strnlen(NV.name, sizeof(NV.name))));

@@ -195,9 +195,10 @@ TEST_P(Programs, LanguageVersionsAndFeatureMacros) {
     ASSERT_CL_OK(clGetDeviceInfo(Device, CL_DEVICE_OPENCL_C_FEATURES, 0,
                                  nullptr, &Size));
     std::vector<cl_name_version> Features(Size / sizeof(cl_name_version));
-    if (Size)
+    if (Size) {
       ASSERT_CL_OK(clGetDeviceInfo(Device, CL_DEVICE_OPENCL_C_FEATURES, Size,
                                    Features.data(), nullptr));
+    }
     bool Fp64 = std::any_of(Features.begin(), Features.end(),
                             [](const cl_name_version &NV) {
                               return strcmp(NV.name, "__opencl_c_fp64") == 0;
@@ -210,8 +211,9 @@ TEST_P(Programs, LanguageVersionsAndFeatureMacros) {
     ProgramRef P(buildProgram(Context, Device, Source));
     ASSERT_NE(P.get(), nullptr);
     int Version = runScalarKernel(P, "version");
-    if (testingWeft())
+    if (testingWeft()) {
       EXPECT_EQ(Version, 120);
+    }
     else if (Version != 120)
       printf("[ DEVIATES ] (tolerated on this platform) default "
              "__OPENCL_C_VERSION__ is %d, not 120\n",

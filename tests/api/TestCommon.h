@@ -330,9 +330,10 @@ inline std::string buildLog(cl_program Program, cl_device_id Device) {
   EXPECT_CL_OK(clGetProgramBuildInfo(Program, Device, CL_PROGRAM_BUILD_LOG, 0,
                                      nullptr, &Size));
   std::string Log(Size, '\0');
-  if (Size)
+  if (Size) {
     EXPECT_CL_OK(clGetProgramBuildInfo(Program, Device, CL_PROGRAM_BUILD_LOG,
                                        Size, &Log[0], nullptr));
+  }
   Log.resize(strnlen(Log.c_str(), Log.size()));
   return Log;
 }
