@@ -1,0 +1,56 @@
+//===- KernelUtils.h - Naming conventions shared by the Weft passes -------===//
+//
+// The passes hand functions to each other by attribute, not by position in a
+// pipeline, so each pass can run alone in weft-opt on hand-written IR:
+//
+//   kernel K            spir_kernel calling convention (from clang)
+//   K.workitem          "weft-workitem-of"="K"   one work-item; trailing
+//                       (ptr %ctx, i64 %lid.x, i64 %lid.y, i64 %lid.z)
+//   K.workgroup         "weft-workgroup-of"="K"  all work-items of a group;
+//                       trailing (ptr %ctx)
+//   __weft_launch_K     the launcher.h ABI
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_LLVMOPENCL_KERNELUTILS_H
+#define WEFT_LLVMOPENCL_KERNELUTILS_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/CallingConv.h"
+#include "llvm/IR/Function.h"
+
+#include <string>
+
+namespace weft {
+
+inline constexpr const char *WorkItemAttr = "weft-workitem-of";
+inline constexpr const char *WorkGroupAttr = "weft-workgroup-of";
+inline constexpr const char *LauncherPrefix = "__weft_launch_";
+/// OpenCL's __local address space under clang's fake address-space map.
+inline constexpr unsigned LocalAddressSpace = 3;
+
+inline bool isKernel(const llvm::Function &F) {
+  return !F.isDeclaration() &&
+         F.getCallingConv() == llvm::CallingConv::SPIR_KERNEL;
+}
+
+/// True when F is a kernel the pass should process: all kernels when Only
+/// is empty, else the kernel named Only.
+inline bool isSelectedKernel(const llvm::Function &F, llvm::StringRef Only) {
+  return isKernel(F) && (Only.empty() || F.getName() == Only);
+}
+
+/// The kernel a function made by the passes derives from, or "".
+inline llvm::StringRef derivedFrom(const llvm::Function &F,
+                                   llvm::StringRef Attr) {
+  if (!F.hasFnAttribute(Attr))
+    return "";
+  return F.getFnAttribute(Attr).getValueAsString();
+}
+
+inline std::string launcherName(llvm::StringRef Kernel) {
+  return (LauncherPrefix + Kernel).str();
+}
+
+} // namespace weft
+
+#endif // WEFT_LLVMOPENCL_KERNELUTILS_H

@@ -1,0 +1,50 @@
+//===- WeftPasses.cpp - Registering the Weft passes with a PassBuilder ----===//
+
+#include "WeftPasses.h"
+#include "FlattenKernels.h"
+#include "Launcher.h"
+#include "ResolveWorkItemFunctions.h"
+#include "WorkItemLoops.h"
+
+#include "llvm/Passes/PassBuilder.h"
+
+using namespace llvm;
+
+namespace weft {
+
+void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
+  MPM.addPass(FlattenKernelsPass(Opts.Kernel));
+  MPM.addPass(ResolveWorkItemFunctionsPass(Opts.Kernel));
+  MPM.addPass(WorkItemLoopsPass(Opts.LocalSize, Opts.Kernel));
+  MPM.addPass(LauncherPass(Opts.Kernel));
+}
+
+void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
+  PB.registerPipelineParsingCallback(
+      [Opts](StringRef Name, ModulePassManager &MPM,
+             ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "weft-flatten-kernels") {
+          MPM.addPass(FlattenKernelsPass(Opts.Kernel));
+          return true;
+        }
+        if (Name == "weft-resolve-workitem-functions") {
+          MPM.addPass(ResolveWorkItemFunctionsPass(Opts.Kernel));
+          return true;
+        }
+        if (Name == "weft-workitem-loops") {
+          MPM.addPass(WorkItemLoopsPass(Opts.LocalSize, Opts.Kernel));
+          return true;
+        }
+        if (Name == "weft-launcher") {
+          MPM.addPass(LauncherPass(Opts.Kernel));
+          return true;
+        }
+        if (Name == "weft-workgroup") {
+          addWorkGroupPasses(MPM, Opts);
+          return true;
+        }
+        return false;
+      });
+}
+
+} // namespace weft

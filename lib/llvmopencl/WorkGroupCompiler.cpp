@@ -1,0 +1,398 @@
+//===- WorkGroupCompiler.cpp - Bitcode to a loaded work-group function ----===//
+//
+// compileWorkGroupFunction(), after DESIGN.md's pipeline steps 3 and 4:
+//
+//   parse the program's bitcode (a fresh LLVMContext per call)
+//   -> retarget every function to the device's exact CPU and features
+//   -> weft-workgroup (WeftPasses.h) for the one kernel and local size
+//   -> internalize everything but the launcher, O3 for the target machine
+//   -> object file in memory -> ORC's LLJIT, symbols from the process and
+//      libm -> the launcher's address.
+//
+// One LLJIT for the process, created on first use and never destroyed (a
+// WorkGroupFunction may outlive static destructors). Each compile adds its
+// object under its own ResourceTracker, owned by WorkGroupFunction::Code:
+// the code is freed when the last copy of the WorkGroupFunction goes away.
+// Launcher symbols get a per-compile suffix so compiles never clash.
+//
+//===----------------------------------------------------------------------===//
+#include "CompilerInternals.h"
+#include "KernelUtils.h"
+#include "WeftPasses.h"
+
+#include "weft/debug.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassInstrumentation.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+
+using namespace llvm;
+
+namespace weft {
+
+void initializeNativeTarget() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    InitializeNativeTarget();
+    InitializeNativeTargetAsmPrinter();
+    InitializeNativeTargetAsmParser();
+  });
+}
+
+TargetDesc hostTargetDesc() {
+  initializeNativeTarget();
+  TargetDesc T;
+  T.Triple = Triple::normalize(sys::getProcessTriple());
+  T.CPU = sys::getHostCPUName().str();
+  StringMap<bool> Features = sys::getHostCPUFeatures();
+  SmallVector<std::string, 64> List;
+  for (auto &F : Features)
+    List.push_back((F.second ? "+" : "-") + F.first().str());
+  std::sort(List.begin(), List.end());
+  for (const std::string &F : List)
+    T.Features += (T.Features.empty() ? "" : ",") + F;
+  auto Has = [&](StringRef F) {
+    auto It = Features.find(F);
+    return It != Features.end() && It->second;
+  };
+  T.SimdBytes = Has("avx512f") ? 64 : Has("avx2") ? 32 : 16;
+  // What the front end may enable: only what the builtin library and the
+  // work-group passes implement today.
+  T.OpenCLCFeatures = {"__opencl_c_fp64", "__opencl_c_int64"};
+  T.Extensions = {"cl_khr_fp64", "cl_khr_byte_addressable_store"};
+  return T;
+}
+
+void retargetFunctions(Module &M, const TargetDesc &Target) {
+  std::string VectorWidth = std::to_string(Target.SimdBytes * 8);
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    F.removeFnAttr("target-cpu");
+    F.removeFnAttr("target-features");
+    F.removeFnAttr("tune-cpu");
+    if (!Target.CPU.empty())
+      F.addFnAttr("target-cpu", Target.CPU);
+    if (!Target.Features.empty())
+      F.addFnAttr("target-features", Target.Features);
+    // Use the whole register: some CPUs' tuning asks the vectorizer for
+    // 256 bits even when 512 are there, which halves a kernel's throughput.
+    F.addFnAttr("prefer-vector-width", VectorWidth);
+  }
+}
+
+void dumpIR(const Module &M, StringRef Stem) {
+  const char *Dir = getenv("WEFT_DUMP_IR");
+  if (!Dir || !*Dir)
+    return;
+  static std::atomic<unsigned> Counter{0};
+  sys::fs::create_directories(Dir);
+  SmallString<256> Path(Dir);
+  sys::path::append(Path, formatv("{0:D4}-{1}.ll", Counter++, Stem).str());
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
+  if (EC) {
+    WEFT_LOG(DebugCompile, "cannot write %s: %s", Path.c_str(),
+             EC.message().c_str());
+    return;
+  }
+  M.print(OS, nullptr);
+  WEFT_LOG(DebugCompile, "wrote %s", Path.c_str());
+}
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point Start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+      .count();
+}
+
+/// The process-wide JIT. Created once, never destroyed.
+struct JIT {
+  std::unique_ptr<orc::LLJIT> Jit;
+  std::mutex Lock; ///< serializes adding and looking up objects
+  std::string Error;
+};
+
+JIT &getJIT() {
+  static JIT *Instance = [] {
+    initializeNativeTarget();
+    auto *J = new JIT;
+    auto Jit = orc::LLJITBuilder().create();
+    if (!Jit) {
+      J->Error = toString(Jit.takeError());
+      return J;
+    }
+    J->Jit = std::move(*Jit);
+    char Prefix = J->Jit->getDataLayout().getGlobalPrefix();
+    orc::JITDylib &Main = J->Jit->getMainJITDylib();
+    // libweft is dlopen'ed RTLD_LOCAL by the ICD loader, so libm may not
+    // be in the global namespace the process search sees: load it by name.
+    if (auto LibM = orc::DynamicLibrarySearchGenerator::Load("libm.so.6", Prefix))
+      Main.addGenerator(std::move(*LibM));
+    else
+      consumeError(LibM.takeError());
+    if (auto Process = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(Prefix))
+      Main.addGenerator(std::move(*Process));
+    else
+      consumeError(Process.takeError());
+    return J;
+  }();
+  return *Instance;
+}
+
+/// What WorkGroupFunction::Code holds: removing the tracker frees the code.
+struct LoadedCode {
+  orc::ResourceTrackerSP Tracker;
+  ~LoadedCode() {
+    if (Tracker)
+      consumeError(Tracker->remove());
+  }
+};
+
+std::unique_ptr<TargetMachine> createTargetMachine(const TargetDesc &Target,
+                                                   std::string &Error) {
+  std::string TripleName =
+      Target.Triple.empty() ? sys::getProcessTriple() : Target.Triple;
+  const llvm::Target *T = TargetRegistry::lookupTarget(TripleName, Error);
+  if (!T)
+    return nullptr;
+  TargetOptions Options;
+  std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
+      TripleName, Target.CPU, Target.Features, Options, Reloc::PIC_,
+      CodeModel::Small, CodeGenOptLevel::Aggressive));
+  if (!TM)
+    Error = "cannot create a target machine for " + TripleName;
+  return TM;
+}
+
+/// Logs each pass as it runs, for WEFT_DEBUG=compile.
+void instrumentForDebug(PassInstrumentationCallbacks &PIC) {
+  PIC.registerBeforeNonSkippedPassCallback([](StringRef Pass, Any IR) {
+    std::string Unit;
+    if (const auto *F = llvm::any_cast<const Function *>(&IR))
+      Unit = (*F)->getName().str();
+    else if (const auto *L = llvm::any_cast<const Loop *>(&IR))
+      Unit = "loop";
+    else
+      Unit = "module";
+    if (Pass.starts_with("PassManager") || Pass.starts_with("ModuleToFunction") ||
+        Pass.starts_with("FunctionToLoop") || Pass.starts_with("ModuleToPostOrderCGSCC") ||
+        Pass.starts_with("CGSCCToFunction") || Pass.starts_with("DevirtSCC"))
+      return;
+    WEFT_LOG(DebugCompile, "pass %s on %s", Pass.str().c_str(), Unit.c_str());
+  });
+}
+
+/// Runs the work-group passes and the O3 pipeline over M.
+void optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
+              bool OptDisable) {
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassInstrumentationCallbacks PIC;
+  bool Debug = debugEnabled(DebugCompile);
+  if (Debug)
+    instrumentForDebug(PIC);
+  PassBuilder PB(&TM, PipelineTuningOptions(), std::nullopt,
+                 Debug ? &PIC : nullptr);
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+
+  auto Start = std::chrono::steady_clock::now();
+  {
+    ModulePassManager MPM;
+    addWorkGroupPasses(MPM, Opts);
+    MPM.run(M, MAM);
+  }
+  WEFT_LOG(DebugCompile, "work-group function of '%s': %.3f s",
+           Opts.Kernel.c_str(), secondsSince(Start));
+  dumpIR(M, Opts.Kernel + "-workgroup");
+
+  // Only the launcher is an entry point; everything else may be inlined,
+  // specialized or dropped.
+  std::string Launcher = launcherName(Opts.Kernel);
+  for (Function &F : M)
+    if (!F.isDeclaration() && F.getName() != Launcher)
+      F.setLinkage(GlobalValue::InternalLinkage);
+  for (GlobalVariable &GV : M.globals())
+    if (!GV.isDeclaration())
+      GV.setLinkage(GlobalValue::InternalLinkage);
+  MAM.clear();
+
+  Start = std::chrono::steady_clock::now();
+  ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(
+      OptDisable ? OptimizationLevel::O1 : OptimizationLevel::O3);
+  MPM.addPass(GlobalDCEPass());
+  MPM.run(M, MAM);
+  WEFT_LOG(DebugCompile, "O3 of '%s': %.3f s", Opts.Kernel.c_str(),
+           secondsSince(Start));
+}
+
+bool emitObject(Module &M, TargetMachine &TM, SmallVectorImpl<char> &Object,
+                std::string &Error) {
+  raw_svector_ostream OS(Object);
+  legacy::PassManager PM;
+  if (TM.addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::ObjectFile)) {
+    Error = "the target cannot emit object files";
+    return false;
+  }
+  PM.run(M);
+  return true;
+}
+
+/// Drops what only made sense for the SPIR-like kernel: convergent (no
+/// barriers reach this stage, and it blocks loop transformations) and the
+/// uniqueness of kernel entry points.
+void prepareForWorkGroup(Module &M) {
+  for (Function &F : M) {
+    F.removeFnAttr(Attribute::Convergent);
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB)
+        if (auto *CB = dyn_cast<CallBase>(&I))
+          CB->removeFnAttr(Attribute::Convergent);
+  }
+}
+
+size_t privateMemory(Function &Launcher) {
+  const DataLayout &DL = Launcher.getParent()->getDataLayout();
+  size_t Bytes = 0;
+  for (Instruction &I : Launcher.getEntryBlock())
+    if (auto *A = dyn_cast<AllocaInst>(&I))
+      if (!A->getName().starts_with("weft.local."))
+        if (auto Size = A->getAllocationSize(DL))
+          Bytes += Size->getFixedValue();
+  return Bytes;
+}
+
+} // namespace
+
+WorkGroupFunction compileWorkGroupFunction(const std::string &Bitcode,
+                                           const std::string &Kernel,
+                                           const size_t LocalSize[3],
+                                           const TargetDesc &Target,
+                                           std::string &Error) {
+  WorkGroupFunction Result;
+  auto Start = std::chrono::steady_clock::now();
+  initializeNativeTarget();
+  for (unsigned D = 0; D < 3; ++D)
+    if (LocalSize[D] == 0) {
+      Error = "local size must be at least 1 in every dimension";
+      return Result;
+    }
+
+  LLVMContext Context;
+  Expected<std::unique_ptr<Module>> Parsed = parseBitcodeFile(
+      MemoryBufferRef(StringRef(Bitcode), "program"), Context);
+  if (!Parsed) {
+    Error = "cannot read the program's bitcode: " + toString(Parsed.takeError());
+    return Result;
+  }
+  Module &M = **Parsed;
+  Function *K = M.getFunction(Kernel);
+  if (!K || !isKernel(*K)) {
+    Error = "no kernel named '" + Kernel + "' in the program";
+    return Result;
+  }
+  bool OptDisable = M.getModuleFlag(OptDisableFlag) != nullptr;
+
+  std::unique_ptr<TargetMachine> TM = createTargetMachine(Target, Error);
+  if (!TM)
+    return Result;
+  M.setDataLayout(TM->createDataLayout());
+  retargetFunctions(M, Target);
+  prepareForWorkGroup(M);
+  dumpIR(M, Kernel + "-before");
+
+  WeftPassOptions Opts;
+  Opts.Kernel = Kernel;
+  Opts.LocalSize = {LocalSize[0], LocalSize[1], LocalSize[2]};
+  optimize(M, *TM, Opts, OptDisable);
+
+  std::string Launcher = launcherName(Kernel);
+  Function *L = M.getFunction(Launcher);
+  std::string VerifyErrors;
+  raw_string_ostream VerifyStream(VerifyErrors);
+  if (!L || verifyModule(M, &VerifyStream)) {
+    Error = "internal error: no valid work-group function for '" + Kernel +
+            "': " + VerifyStream.str();
+    return Result;
+  }
+  Result.PrivateMemPerWorkItem = privateMemory(*L);
+
+  // Unique within the process, whatever else is loaded.
+  static std::atomic<uint64_t> Serial{0};
+  std::string Symbol = formatv("{0}.{1}", Launcher, Serial++).str();
+  L->setName(Symbol);
+  dumpIR(M, Kernel + "-final");
+
+  SmallVector<char, 0> Object;
+  if (!emitObject(M, *TM, Object, Error))
+    return Result;
+  WEFT_LOG(DebugCompile, "code generation for '%s': %zu bytes of object",
+           Kernel.c_str(), Object.size());
+
+  JIT &J = getJIT();
+  if (!J.Jit) {
+    Error = "cannot create the in-process loader: " + J.Error;
+    return Result;
+  }
+  auto Code = std::make_shared<LoadedCode>();
+  {
+    std::lock_guard<std::mutex> Guard(J.Lock);
+    orc::JITDylib &Main = J.Jit->getMainJITDylib();
+    Code->Tracker = Main.createResourceTracker();
+    auto Buffer = MemoryBuffer::getMemBufferCopy(
+        StringRef(Object.data(), Object.size()), Symbol);
+    if (llvm::Error Err = J.Jit->addObjectFile(Code->Tracker, std::move(Buffer))) {
+      Error = "cannot load the kernel's code: " + toString(std::move(Err));
+      return Result;
+    }
+    Expected<orc::ExecutorAddr> Addr = J.Jit->lookup(Main, Symbol);
+    if (!Addr) {
+      Error = "cannot link the kernel's code: " + toString(Addr.takeError());
+      return Result;
+    }
+    Result.Launch = Addr->toPtr<LauncherFn>();
+  }
+  Result.Code = std::static_pointer_cast<void>(Code);
+  WEFT_LOG(DebugCompile, "work-group function %s for %zux%zux%zu: %.3f s",
+           Symbol.c_str(), LocalSize[0], LocalSize[1], LocalSize[2],
+           secondsSince(Start));
+  return Result;
+}
+
+} // namespace weft
