@@ -206,6 +206,10 @@ Function *createWorkGroupFunction(Function &WI, StringRef Kernel,
     WG->addParamAttrs(I, AttrBuilder(C, PA));
   }
 
+  WG->addParamAttr(NumKernelArgs, Attribute::NoAlias);
+  WG->addParamAttr(NumKernelArgs, Attribute::NoCapture);
+  WG->addParamAttr(NumKernelArgs, Attribute::ReadOnly);
+
   BasicBlock *Entry = BasicBlock::Create(C, "entry", WG);
   BasicBlock *Exit = BasicBlock::Create(C, "exit", WG);
   IRBuilder<> B(Exit);
