@@ -346,7 +346,7 @@ TEST_P(KernelExecution, FloatMathBuiltins) {
 }
 
 TEST_P(KernelExecution, IntegerBuiltins) {
-  KernelRef K(makeKernel(kernelSource("math_builtins.cl"), "int_builtins"));
+  KernelRef K(makeKernel(kernelSource("int_builtins.cl"), "int_builtins"));
   ASSERT_NE(K.get(), nullptr);
   const size_t N = 256;
   std::vector<cl_uint> In(N + 1);

@@ -315,6 +315,7 @@ inline cl_program buildProgram(cl_context Context, cl_device_id Device,
     if (Size)
       clGetProgramBuildInfo(Program, Device, CL_PROGRAM_BUILD_LOG, Size,
                             &Log[0], nullptr);
+    Log.resize(strnlen(Log.c_str(), Log.size()));
     ADD_FAILURE() << "clBuildProgram(\"" << Options
                   << "\") failed: " << errorName(Err) << "\n--- build log ---\n"
                   << Log << "\n--- source ---\n"

@@ -13,18 +13,3 @@ kernel void math_builtins(global float *Out, global const float *In, uint N) {
   Out[8 * N + I] = clamp(X, -1.0f, 1.0f);
   Out[9 * N + I] = pow(fabs(X) + 1.0f, 1.5f);
 }
-
-// Integer builtins on In[I] and In[I + 1].
-kernel void int_builtins(global uint *Out, global const uint *In) {
-  size_t I = get_global_id(0);
-  uint A = In[I], B = In[I + 1];
-  global uint *P = Out + I * 8;
-  P[0] = popcount(A);
-  P[1] = clz(A);
-  P[2] = rotate(A, B & 31u);
-  P[3] = (uint)abs_diff((int)A, (int)B);
-  P[4] = add_sat(A, B);
-  P[5] = mul_hi(A, B);
-  P[6] = min(A, B);
-  P[7] = (uint)max((int)A, (int)B);
-}
