@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Command 1: dependencies, build, show Weft through clinfo, then run every
+# example on every Weft device. Prints each example's result line and a
+# summary; exits nonzero if anything failed.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD_DIR=${WEFT_BUILD_DIR:-$ROOT/build}
+EXAMPLES=(VectorAdd Saxpy MatrixMultiplication Mandelbrot BlackScholes)
+
+"$ROOT/scripts/install-deps.sh"
+"$ROOT/scripts/build.sh"
+
+ICD="$BUILD_DIR/vendors/weft.icd"
+if [[ ! -f "$ICD" ]]; then
+  echo "run: $ICD is missing: the build did not produce libweft" >&2
+  exit 1
+fi
+# Only Weft, whatever else is installed in /etc/OpenCL/vendors.
+export OCL_ICD_VENDORS="$ICD"
+
+echo
+echo "== clinfo (OCL_ICD_VENDORS=$ICD)"
+if ! clinfo -l; then
+  echo "run: clinfo failed" >&2
+  exit 1
+fi
+if ! clinfo -l | grep -q "Platform #[0-9]*: Weft"; then
+  echo "run: clinfo does not list the Weft platform" >&2
+  exit 1
+fi
+
+echo
+echo "== examples on every Weft device"
+passed=0
+failed=0
+failures=()
+for example in "${EXAMPLES[@]}"; do
+  exe="$BUILD_DIR/examples/$example"
+  if [[ ! -x "$exe" ]]; then
+    echo "$example: FAIL  not built ($exe)"
+    failed=$((failed + 1))
+    failures+=("$example")
+    continue
+  fi
+  set +e
+  output=$("$exe" --platform Weft 2>&1)
+  status=$?
+  set -e
+  printf '%s\n' "$output"
+  p=$(printf '%s\n' "$output" | grep -c ': PASS ' || true)
+  passed=$((passed + p))
+  if [[ $status -ne 0 || $p -eq 0 ]]; then
+    f=$(printf '%s\n' "$output" | grep -c ': FAIL ' || true)
+    # A crash or an early exit counts as one failure.
+    [[ $f -eq 0 ]] && f=1
+    failed=$((failed + f))
+    failures+=("$example (exit status $status)")
+  fi
+done
+
+echo
+echo "== summary: $passed passed, $failed failed"
+if [[ $failed -ne 0 ]]; then
+  printf '  failed: %s\n' "${failures[@]}"
+  exit 1
+fi
