@@ -94,6 +94,13 @@ void runTransfer(const Command &Cmd) {
     if (Cmd.Dst != Cmd.Src)
       memmove(Cmd.Dst, Cmd.Src, Cmd.Size);
     break;
+  case CommandKind::FillBuffer: {
+    auto *Dst = static_cast<unsigned char *>(Cmd.Dst);
+    const size_t Step = Cmd.Pattern.size();
+    for (size_t Offset = 0; Offset < Cmd.Size; Offset += Step)
+      memcpy(Dst + Offset, Cmd.Pattern.data(), Step);
+    break;
+  }
   default:
     break;
   }

@@ -110,6 +110,7 @@ enum class CommandKind {
   ReadBuffer,  ///< Src: device address, Dst: host pointer
   WriteBuffer, ///< Src: host pointer, Dst: device address
   CopyBuffer,  ///< Src, Dst: device addresses
+  FillBuffer,  ///< Dst: device address, Size bytes of Pattern repeated
   Marker,      ///< nothing to do but complete
 };
 
@@ -120,6 +121,7 @@ struct Command {
   void *Dst = nullptr;
   const void *Src = nullptr;
   size_t Size = 0;
+  std::vector<unsigned char> Pattern;
   std::unique_ptr<KernelLaunch> Launch;
   /// The runtime's bookkeeping; drivers leave it alone.
   void *RuntimeData = nullptr;

@@ -66,7 +66,7 @@ template <typename Fn, const char *Name> Fn unsupported() {
   WEFT_IMPLEMENTED(clRetainContext) \
   WEFT_IMPLEMENTED(clReleaseContext) \
   WEFT_IMPLEMENTED(clGetContextInfo) \
-  WEFT_UNSUPPORTED(clCreateCommandQueue) \
+  WEFT_IMPLEMENTED(clCreateCommandQueue) \
   WEFT_IMPLEMENTED(clRetainCommandQueue) \
   WEFT_IMPLEMENTED(clReleaseCommandQueue) \
   WEFT_IMPLEMENTED(clGetCommandQueueInfo) \
@@ -159,7 +159,7 @@ template <typename Fn, const char *Name> Fn unsupported() {
   WEFT_UNSUPPORTED(clLinkProgram) \
   WEFT_IMPLEMENTED(clUnloadPlatformCompiler) \
   WEFT_IMPLEMENTED(clGetKernelArgInfo) \
-  WEFT_UNSUPPORTED(clEnqueueFillBuffer) \
+  WEFT_IMPLEMENTED(clEnqueueFillBuffer) \
   WEFT_UNSUPPORTED(clEnqueueFillImage) \
   WEFT_UNSUPPORTED(clEnqueueMigrateMemObjects) \
   WEFT_IMPLEMENTED(clEnqueueMarkerWithWaitList) \

@@ -118,7 +118,8 @@ cl_int validateNDRange(const Device &D, const Kernel &K, cl_uint WorkDim,
     for (cl_uint I = 0; I < 3; ++I)
       Local[I] = I < WorkDim ? LocalSizeIn[I] : 1;
   } else if (HasReqd) {
-    std::copy(Reqd, Reqd + 3, Local);
+    return WEFT_ERROR(CL_INVALID_WORK_GROUP_SIZE,
+                      "NULL local size for a kernel with reqd_work_group_size");
   } else {
     D.driver().chooseLocalSize(WorkDim, Global, Local);
   }

@@ -376,6 +376,31 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(
   return Queue->finishEnqueue(E, EventRet);
 }
 
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(
+    cl_command_queue Q, cl_mem Buffer, const void *Pattern, size_t PatternSize,
+    size_t Offset, size_t Size, cl_uint NumEvents, const cl_event *WaitList,
+    cl_event *EventRet) {
+  CommandQueue *Queue = castQueue(Q);
+  MemObject *Mem = castMemObject(Buffer);
+  if (cl_int Err = validateTransfer(Queue, Mem, Offset, Size, Pattern,
+                                    NumEvents, WaitList))
+    return Err;
+  bool PowerOfTwo = PatternSize && !(PatternSize & (PatternSize - 1));
+  if (!PowerOfTwo || PatternSize > 128 || Offset % PatternSize ||
+      Size % PatternSize)
+    return WEFT_ERROR(CL_INVALID_VALUE,
+                      "bad pattern size, or offset/size not a multiple of it");
+  Event *E = Queue->beginCommand(CL_COMMAND_FILL_BUFFER, NumEvents, WaitList);
+  Command &Cmd = E->command();
+  Cmd.Kind = CommandKind::FillBuffer;
+  Cmd.Dst = static_cast<char *>(Mem->deviceAddress(Queue->device())) + Offset;
+  Cmd.Size = Size;
+  Cmd.Pattern.assign(static_cast<const unsigned char *>(Pattern),
+                     static_cast<const unsigned char *>(Pattern) + PatternSize);
+  holdUntilComplete(E, Mem);
+  return Queue->finishEnqueue(E, EventRet);
+}
+
 CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(
     cl_command_queue Q, cl_mem Buffer, cl_bool Blocking, cl_map_flags MapFlags,
     size_t Offset, size_t Size, cl_uint NumEvents, const cl_event *WaitList,
