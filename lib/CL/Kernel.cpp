@@ -14,6 +14,20 @@ Kernel::Kernel(Program &P, const KernelDesc &D)
   Prog.attachKernel();
 }
 
+Kernel::Kernel(const Kernel &Source)
+    : _cl_kernel(ObjectKind::Kernel), RefCounted<Kernel>(), Prog(Source.Prog),
+      Desc(Source.Desc) {
+  {
+    std::lock_guard<std::mutex> Guard(Source.Lock);
+    Args = Source.Args;
+  }
+  for (ArgValue &A : Args)
+    if (A.Buffer)
+      A.Buffer->retainInternal();
+  Prog.retainInternal();
+  Prog.attachKernel();
+}
+
 Kernel::~Kernel() {
   for (ArgValue &A : Args)
     if (A.Buffer)
@@ -313,6 +327,17 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(
   if (NumKernelsRet)
     *NumKernelsRet = static_cast<cl_uint>(Names.size());
   return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel SourceKernel,
+                                                 cl_int *ErrcodeRet) {
+  Kernel *K = castKernel(SourceKernel);
+  if (!K) {
+    setError(ErrcodeRet, WEFT_ERROR(CL_INVALID_KERNEL, "bad kernel"));
+    return nullptr;
+  }
+  setError(ErrcodeRet, CL_SUCCESS);
+  return new Kernel(*K);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel KernelId) {

@@ -13,6 +13,8 @@ namespace weft {
 class Kernel : public _cl_kernel, public RefCounted<Kernel> {
 public:
   Kernel(Program &Prog, const KernelDesc &Desc);
+  /// clCloneKernel: the same kernel with a copy of Source's arguments.
+  explicit Kernel(const Kernel &Source);
   ~Kernel();
 
   Program &program() const { return Prog; }
