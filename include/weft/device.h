@@ -80,6 +80,9 @@ struct DeviceDescription {
   cl_device_atomic_capabilities AtomicFenceCapabilities =
       CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
       CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+  /// Shared virtual memory the device supports (CL_DEVICE_SVM_*); only
+  /// devices that share host memory can offer it.
+  cl_device_svm_capabilities SvmCapabilities = 0;
   /// Number of cores a sub-device partition may take (0: no partitioning).
   cl_uint PartitionMaxSubDevices = 0;
   /// What the compiler builds for.

@@ -183,20 +183,20 @@ template <typename Fn, const char *Name> Fn unsupported() {
   WEFT_IMPLEMENTED(clCreateCommandQueueWithProperties) \
   WEFT_UNSUPPORTED(clCreatePipe) \
   WEFT_UNSUPPORTED(clGetPipeInfo) \
-  WEFT_UNSUPPORTED(clSVMAlloc) \
-  WEFT_UNSUPPORTED(clSVMFree) \
-  WEFT_UNSUPPORTED(clEnqueueSVMFree) \
-  WEFT_UNSUPPORTED(clEnqueueSVMMemcpy) \
-  WEFT_UNSUPPORTED(clEnqueueSVMMemFill) \
-  WEFT_UNSUPPORTED(clEnqueueSVMMap) \
-  WEFT_UNSUPPORTED(clEnqueueSVMUnmap) \
+  WEFT_IMPLEMENTED(clSVMAlloc) \
+  WEFT_IMPLEMENTED(clSVMFree) \
+  WEFT_IMPLEMENTED(clEnqueueSVMFree) \
+  WEFT_IMPLEMENTED(clEnqueueSVMMemcpy) \
+  WEFT_IMPLEMENTED(clEnqueueSVMMemFill) \
+  WEFT_IMPLEMENTED(clEnqueueSVMMap) \
+  WEFT_IMPLEMENTED(clEnqueueSVMUnmap) \
   WEFT_UNSUPPORTED(clCreateSamplerWithProperties) \
-  WEFT_UNSUPPORTED(clSetKernelArgSVMPointer) \
-  WEFT_UNSUPPORTED(clSetKernelExecInfo) \
+  WEFT_IMPLEMENTED(clSetKernelArgSVMPointer) \
+  WEFT_IMPLEMENTED(clSetKernelExecInfo) \
   WEFT_UNSUPPORTED(clGetKernelSubGroupInfoKHR) \
   WEFT_IMPLEMENTED(clCloneKernel) \
   WEFT_UNSUPPORTED(clCreateProgramWithIL) \
-  WEFT_UNSUPPORTED(clEnqueueSVMMigrateMem) \
+  WEFT_IMPLEMENTED(clEnqueueSVMMigrateMem) \
   WEFT_IMPLEMENTED(clGetDeviceAndHostTimer) \
   WEFT_IMPLEMENTED(clGetHostTimer) \
   WEFT_UNSUPPORTED(clGetKernelSubGroupInfo) \

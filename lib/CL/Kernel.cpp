@@ -86,6 +86,25 @@ cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
   return CL_SUCCESS;
 }
 
+cl_int Kernel::setArgSvm(cl_uint Index, const void *Pointer) {
+  if (Index >= Desc.Args.size())
+    return WEFT_ERROR(CL_INVALID_ARG_INDEX, "no argument with that index");
+  KernelArgDesc::Kind K = Desc.Args[Index].ArgKind;
+  if (K != KernelArgDesc::Kind::GlobalBuffer &&
+      K != KernelArgDesc::Kind::ConstantBuffer)
+    return WEFT_ERROR(CL_INVALID_ARG_VALUE,
+                      "an SVM pointer for a non-global argument");
+  ArgValue New;
+  New.IsSet = true;
+  New.IsSvm = true;
+  New.SvmPointer = Pointer;
+  std::lock_guard<std::mutex> Guard(Lock);
+  if (Args[Index].Buffer)
+    Args[Index].Buffer->releaseInternal();
+  Args[Index] = std::move(New);
+  return CL_SUCCESS;
+}
+
 bool Kernel::snapshotArgs(std::vector<ArgValue> &Out) const {
   std::lock_guard<std::mutex> Guard(Lock);
   for (const ArgValue &A : Args)
@@ -192,7 +211,9 @@ void packArguments(const Device &D, const KernelDesc &Desc,
       continue; // each worker points it at its own local memory
     case KernelArgDesc::Kind::GlobalBuffer:
     case KernelArgDesc::Kind::ConstantBuffer: {
-      void *Address = V.Buffer ? V.Buffer->deviceAddress(D) : nullptr;
+      const void *Address = V.IsSvm    ? V.SvmPointer
+                            : V.Buffer ? V.Buffer->deviceAddress(D)
+                                       : nullptr;
       memcpy(Slot, &Address, sizeof(Address));
       break;
     }

@@ -287,7 +287,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem M,
   case CL_MEM_OFFSET:
     return Ret(Mem->origin());
   case CL_MEM_USES_SVM_POINTER:
-    return Ret(cl_bool(CL_FALSE));
+    return Ret(cl_bool((Mem->flags() & CL_MEM_USE_HOST_PTR) &&
+                               Mem->context().isSvmPointer(Mem->hostPtr())
+                           ? CL_TRUE
+                           : CL_FALSE));
   case CL_MEM_PROPERTIES:
     return returnVector(Mem->properties(), ParamValueSize, ParamValue,
                         ParamValueSizeRet);
