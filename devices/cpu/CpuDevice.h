@@ -58,7 +58,8 @@ private:
 /// Number of work-groups of an NDRange.
 size_t workGroupCount(const KernelLaunch &Launch);
 
-/// Performs a transfer command between host-visible addresses.
+/// Performs a transfer command between host-visible addresses, or calls a
+/// native kernel: every command that is not an NDRange.
 void runTransfer(const Command &Cmd);
 
 /// The part of a CPU driver that does not depend on scheduling.

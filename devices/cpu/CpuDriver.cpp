@@ -74,6 +74,17 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
                                CL_FP_ROUND_TO_INF | (HasFma ? CL_FP_FMA : 0);
   Desc.SingleFpConfig = Common | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
   Desc.DoubleFpConfig = Common;
+
+  // The runtime orders commands of out-of-order queues by their wait lists
+  // alone; both drivers run whatever is ready. Native kernels are host
+  // functions, which a CPU device calls directly.
+  Desc.QueueProperties =
+      CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+  Desc.ExecCapabilities = CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL;
+  // Kernels run on the host's cores in the host's address space: an SVM
+  // allocation is ordinary memory both sides see coherently.
+  Desc.SvmCapabilities =
+      CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER;
 }
 
 void *CpuDriver::allocate(size_t Size, size_t Alignment) {

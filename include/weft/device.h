@@ -80,6 +80,9 @@ struct DeviceDescription {
   cl_device_atomic_capabilities AtomicFenceCapabilities =
       CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
       CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+  /// Shared virtual memory the device supports (CL_DEVICE_SVM_*); only
+  /// devices that share host memory can offer it.
+  cl_device_svm_capabilities SvmCapabilities = 0;
   /// Number of cores a sub-device partition may take (0: no partitioning).
   cl_uint PartitionMaxSubDevices = 0;
   /// What the compiler builds for.
@@ -112,6 +115,30 @@ enum class CommandKind {
   CopyBuffer,  ///< Src, Dst: device addresses
   FillBuffer,  ///< Dst: device address, Size bytes of Pattern repeated
   Marker,      ///< nothing to do but complete
+  /// A strided 3-D copy (the *BufferRect commands): Src and Dst point at
+  /// the first byte of the region, Rect gives its extent and pitches.
+  /// ReadBufferRect: Src device, Dst host; WriteBufferRect: the reverse;
+  /// CopyBufferRect: both device addresses.
+  ReadBufferRect,
+  WriteBufferRect,
+  CopyBufferRect,
+  /// clEnqueueNativeKernel: call Native.Fn(Native.Args.data()) on the
+  /// host. Only submitted to devices that report CL_EXEC_NATIVE_KERNEL.
+  NativeKernel,
+};
+
+/// Extent and pitches of a strided copy, in bytes: Region[0] bytes per
+/// row, Region[1] rows per slice, Region[2] slices.
+struct RectCopy {
+  size_t Region[3] = {0, 1, 1};
+  size_t SrcRowPitch = 0, SrcSlicePitch = 0;
+  size_t DstRowPitch = 0, DstSlicePitch = 0;
+};
+
+/// A host function and the copy of its argument block it is called with.
+struct NativeCall {
+  void(CL_CALLBACK *Fn)(void *) = nullptr;
+  std::vector<unsigned char> Args;
 };
 
 /// A command ready to run. Owned by the runtime; valid until the driver
@@ -123,6 +150,8 @@ struct Command {
   size_t Size = 0;
   std::vector<unsigned char> Pattern;
   std::unique_ptr<KernelLaunch> Launch;
+  RectCopy Rect;     ///< *BufferRect commands
+  NativeCall Native; ///< NativeKernel commands
   /// The runtime's bookkeeping; drivers leave it alone.
   void *RuntimeData = nullptr;
 };

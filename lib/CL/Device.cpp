@@ -225,7 +225,7 @@ cl_int DeviceInfoQuery::answer(cl_device_info Param) {
     return sizeT(0);
   // Optional OpenCL 2.x/3.0 features Weft does not claim.
   case CL_DEVICE_SVM_CAPABILITIES:
-    return value<cl_device_svm_capabilities>(0);
+    return value<cl_device_svm_capabilities>(Desc.SvmCapabilities);
   case CL_DEVICE_MAX_PIPE_ARGS:
   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
   case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
