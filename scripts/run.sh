@@ -27,11 +27,13 @@ export OCL_ICD_VENDORS="$ICD"
 
 echo
 echo "== clinfo (OCL_ICD_VENDORS=$ICD)"
-if ! clinfo -l; then
+if ! Listing=$(clinfo -l); then
   echo "run: clinfo failed" >&2
   exit 1
 fi
-if ! clinfo -l | grep -q "Platform #[0-9]*: Weft"; then
+echo "$Listing"
+# Not `clinfo | grep -q`: grep quitting early fails the pipeline (pipefail).
+if ! grep -q "Platform #[0-9]*: Weft" <<<"$Listing"; then
   echo "run: clinfo does not list the Weft platform" >&2
   exit 1
 fi
