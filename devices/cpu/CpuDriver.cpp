@@ -26,8 +26,12 @@ static bool hasFeature(const std::string &Features, const char *Name) {
 CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
   const HostTopology &Host = hostTopology();
   Desc.Target = hostTargetDesc();
-  Desc.Target.OpenCLCFeatures = {"__opencl_c_int64", "__opencl_c_fp64"};
-  Desc.Target.Extensions = {"cl_khr_fp64", "cl_khr_byte_addressable_store"};
+  Desc.Target.OpenCLCFeatures = {"__opencl_c_int64", "__opencl_c_fp64",
+                                 "__opencl_c_images",
+                                 "__opencl_c_read_write_images",
+                                 "__opencl_c_3d_image_writes"};
+  Desc.Target.Extensions = {"cl_khr_fp64", "cl_khr_byte_addressable_store",
+                            "cl_khr_3d_image_writes"};
 
   Desc.Name = std::string(DriverName) + "-" + Host.CpuModel;
   Desc.Vendor = Host.CpuVendor;
@@ -87,6 +91,19 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
   // allocation is ordinary memory both sides see coherently.
   Desc.SvmCapabilities =
       CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER;
+
+  // Images are host memory with a descriptor (lib/CL/Image.h); the builtins
+  // are in lib/kernel/image.cl. Limits are the full profile's minimums or
+  // more; 2-D images from buffers are not supported (alignments 0).
+  Desc.ImageSupport = true;
+  Desc.Image2DMaxWidth = Desc.Image2DMaxHeight = 16384;
+  Desc.Image3DMaxWidth = Desc.Image3DMaxHeight = Desc.Image3DMaxDepth = 2048;
+  Desc.ImageMaxBufferSize = 1 << 27;
+  Desc.ImageMaxArraySize = 2048;
+  Desc.MaxReadImageArgs = 128;
+  Desc.MaxWriteImageArgs = 64;
+  Desc.MaxReadWriteImageArgs = 64;
+  Desc.MaxSamplers = 16;
 }
 
 std::vector<std::vector<unsigned>>
