@@ -28,6 +28,12 @@ struct HostTopology {
   unsigned MaxClockMHz = 0;
   std::string CpuModel;
   std::string CpuVendor;
+  /// Operating-system index of the first processing unit of each core,
+  /// for pinning threads.
+  std::vector<unsigned> CorePU;
+  /// Cores (logical indices) grouped by the NUMA node, L3, L2 and L1 cache
+  /// they share, in that order.
+  std::vector<std::vector<unsigned>> CoreGroups[4];
 };
 const HostTopology &hostTopology();
 
@@ -69,6 +75,9 @@ public:
   /// ComputeUnits compute units.
   CpuDriver(const char *DriverName, unsigned ComputeUnits);
 
+  std::vector<std::vector<unsigned>>
+  affinityGroups(cl_device_affinity_domain Domain) const override;
+
   const DeviceDescription &description() const override { return Desc; }
   bool sharesHostMemory() const override { return true; }
   void *allocate(size_t Size, size_t Alignment) override;
@@ -79,6 +88,8 @@ public:
 
 protected:
   DeviceDescription Desc;
+  /// The host cores (logical indices) compute unit I runs on: Cores[I].
+  std::vector<unsigned> Cores;
 };
 
 } // namespace weft

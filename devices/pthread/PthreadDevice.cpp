@@ -20,6 +20,8 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <pthread.h>
+#include <sched.h>
 #include <thread>
 
 namespace weft {
@@ -45,12 +47,45 @@ struct Job {
 
 class PthreadDevice final : public CpuDriver {
 public:
-  explicit PthreadDevice(unsigned Workers) : CpuDriver("pthread", Workers) {
+  /// A device of Workers threads; a sub-device passes the host cores it
+  /// owns, and its threads are pinned to them.
+  explicit PthreadDevice(unsigned Workers,
+                         const std::vector<unsigned> *HostCores = nullptr)
+      : CpuDriver("pthread", Workers) {
+    if (HostCores) {
+      Cores = *HostCores;
+      Pinned = true;
+    }
+    if (Workers > 1) {
+      Desc.PartitionMaxSubDevices = Workers;
+      const cl_device_affinity_domain Domains[4] = {
+          CL_DEVICE_AFFINITY_DOMAIN_NUMA, CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE,
+          CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE,
+          CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE};
+      for (int D = 0; D < 4; ++D)
+        if (!hostTopology().CoreGroups[D].empty())
+          Desc.AffinityDomains |= Domains[D];
+      if (Desc.AffinityDomains)
+        Desc.AffinityDomains |= CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
+    }
     Scratch.resize(Workers);
     for (unsigned I = 0; I < Workers; ++I) {
       Scratch[I] = std::make_unique<WorkerScratch>();
       Threads.emplace_back([this, I] { serve(*Scratch[I]); });
+      if (Pinned)
+        pin(Threads.back(), Cores[I]);
     }
+  }
+
+  std::unique_ptr<DeviceDriver>
+  createSubDevice(const std::vector<unsigned> &Units) override {
+    std::vector<unsigned> HostCores;
+    for (unsigned U : Units)
+      HostCores.push_back(Cores[U]);
+    auto Sub = std::make_unique<PthreadDevice>(
+        static_cast<unsigned>(Units.size()), &HostCores);
+    WEFT_LOG(DebugDevice, "pthread sub-device of %zu cores", Units.size());
+    return Sub;
   }
   ~PthreadDevice() override {
     {
@@ -116,6 +151,19 @@ private:
     }
   }
 
+  /// Restricts T to the first processing unit of host core Core.
+  static void pin(std::thread &T, unsigned Core) {
+    const HostTopology &Host = hostTopology();
+    if (Core >= Host.CorePU.size())
+      return;
+    cpu_set_t Set;
+    CPU_ZERO(&Set);
+    CPU_SET(Host.CorePU[Core], &Set);
+    if (pthread_setaffinity_np(T.native_handle(), sizeof(Set), &Set) != 0)
+      WEFT_LOG(DebugDevice, "could not pin a worker to core %u", Core);
+  }
+
+  bool Pinned = false;
   std::mutex Lock;
   std::condition_variable Wake;
   std::deque<std::shared_ptr<Job>> Jobs;

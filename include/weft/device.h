@@ -85,6 +85,9 @@ struct DeviceDescription {
   cl_device_svm_capabilities SvmCapabilities = 0;
   /// Number of cores a sub-device partition may take (0: no partitioning).
   cl_uint PartitionMaxSubDevices = 0;
+  /// Affinity domains createSubDevice partitions can follow
+  /// (CL_DEVICE_AFFINITY_DOMAIN_*; 0: none).
+  cl_device_affinity_domain AffinityDomains = 0;
   /// What the compiler builds for.
   TargetDesc Target;
 };
@@ -187,6 +190,23 @@ public:
 
   /// Runs Cmd asynchronously. Every dependency of Cmd is complete.
   virtual void submit(Command *Cmd) = 0;
+
+  /// A device of its own made of some of this device's compute units
+  /// (indices below MaxComputeUnits), for clCreateSubDevices; null if the
+  /// driver cannot partition. The sub-device runs its commands only on
+  /// those units.
+  virtual std::unique_ptr<DeviceDriver>
+  createSubDevice(const std::vector<unsigned> &ComputeUnits) {
+    (void)ComputeUnits;
+    return nullptr;
+  }
+  /// This device's compute units grouped by what they share in Domain (one
+  /// CL_DEVICE_AFFINITY_DOMAIN_* bit other than NEXT_PARTITIONABLE).
+  virtual std::vector<std::vector<unsigned>>
+  affinityGroups(cl_device_affinity_domain Domain) const {
+    (void)Domain;
+    return {};
+  }
 };
 
 /// A driver the runtime can instantiate by name through WEFT_DEVICES.

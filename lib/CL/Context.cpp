@@ -11,7 +11,10 @@ Context::Context(std::vector<Device *> Devs,
                  std::vector<cl_context_properties> Props, NotifyFn Fn,
                  void *Data)
     : _cl_context(ObjectKind::Context), Devices(std::move(Devs)),
-      Properties(std::move(Props)), Notify(Fn), NotifyData(Data) {}
+      Properties(std::move(Props)), Notify(Fn), NotifyData(Data) {
+  for (Device *D : Devices)
+    D->retainInternal();
+}
 
 Context::~Context() {
   // Most recently registered first, as the specification requires.
@@ -21,6 +24,8 @@ Context::~Context() {
   // SVM the application did not free dies with its context.
   for (auto &Entry : Svm)
     free(reinterpret_cast<void *>(Entry.first));
+  for (Device *D : Devices)
+    D->releaseInternal();
 }
 
 void Context::addSvm(void *Base, SvmAllocation A) {
