@@ -26,6 +26,7 @@
 #include <CL/cl.h>
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -190,6 +191,12 @@ public:
 
   /// Runs Cmd asynchronously. Every dependency of Cmd is complete.
   virtual void submit(Command *Cmd) = 0;
+
+  /// Called by a thread about to block until a command of this device
+  /// completes: the driver may run queued work on that thread until Done()
+  /// returns true or nothing is left that it can run now. Saves the
+  /// hand-offs between threads for small commands. Default: nothing.
+  virtual void runQueuedWork(const std::function<bool()> &Done) { (void)Done; }
 
   /// A device of its own made of some of this device's compute units
   /// (indices below MaxComputeUnits), for clCreateSubDevices; null if the
