@@ -28,6 +28,12 @@ struct HostTopology {
   unsigned MaxClockMHz = 0;
   std::string CpuModel;
   std::string CpuVendor;
+  /// Operating-system index of the first processing unit of each core,
+  /// for pinning threads.
+  std::vector<unsigned> CorePU;
+  /// Cores (logical indices) grouped by the NUMA node, L3, L2 and L1 cache
+  /// they share, in that order.
+  std::vector<std::vector<unsigned>> CoreGroups[4];
 };
 const HostTopology &hostTopology();
 
@@ -58,7 +64,8 @@ private:
 /// Number of work-groups of an NDRange.
 size_t workGroupCount(const KernelLaunch &Launch);
 
-/// Performs a transfer command between host-visible addresses.
+/// Performs a transfer command between host-visible addresses, or calls a
+/// native kernel: every command that is not an NDRange.
 void runTransfer(const Command &Cmd);
 
 /// The part of a CPU driver that does not depend on scheduling.
@@ -67,6 +74,9 @@ public:
   /// Describes the host as a device named "<DriverName>-<CPU model>" with
   /// ComputeUnits compute units.
   CpuDriver(const char *DriverName, unsigned ComputeUnits);
+
+  std::vector<std::vector<unsigned>>
+  affinityGroups(cl_device_affinity_domain Domain) const override;
 
   const DeviceDescription &description() const override { return Desc; }
   bool sharesHostMemory() const override { return true; }
@@ -78,6 +88,8 @@ public:
 
 protected:
   DeviceDescription Desc;
+  /// The host cores (logical indices) compute unit I runs on: Cores[I].
+  std::vector<unsigned> Cores;
 };
 
 } // namespace weft

@@ -46,6 +46,8 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
     Desc.Extensions.push_back(named(E.c_str(), 1, 0));
 
   Desc.MaxComputeUnits = ComputeUnits;
+  for (unsigned I = 0; I < ComputeUnits; ++I)
+    Cores.push_back(I % Host.Cores);
   Desc.MaxClockFrequency = Host.MaxClockMHz;
   Desc.GlobalMemSize = Host.MemoryBytes;
   Desc.MaxMemAllocSize =
@@ -74,6 +76,52 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
                                CL_FP_ROUND_TO_INF | (HasFma ? CL_FP_FMA : 0);
   Desc.SingleFpConfig = Common | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
   Desc.DoubleFpConfig = Common;
+
+  // The runtime orders commands of out-of-order queues by their wait lists
+  // alone; both drivers run whatever is ready. Native kernels are host
+  // functions, which a CPU device calls directly.
+  Desc.QueueProperties =
+      CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+  Desc.ExecCapabilities = CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL;
+  // Kernels run on the host's cores in the host's address space: an SVM
+  // allocation is ordinary memory both sides see coherently.
+  Desc.SvmCapabilities =
+      CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER;
+}
+
+std::vector<std::vector<unsigned>>
+CpuDriver::affinityGroups(cl_device_affinity_domain Domain) const {
+  int Index;
+  switch (Domain) {
+  case CL_DEVICE_AFFINITY_DOMAIN_NUMA:
+    Index = 0;
+    break;
+  case CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE:
+    Index = 1;
+    break;
+  case CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE:
+    Index = 2;
+    break;
+  case CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE:
+    Index = 3;
+    break;
+  default:
+    return {};
+  }
+  // The host's groups, restricted to this device's cores and renumbered
+  // as this device's compute units.
+  std::vector<std::vector<unsigned>> Result;
+  for (const std::vector<unsigned> &HostGroup :
+       hostTopology().CoreGroups[Index]) {
+    std::vector<unsigned> Units;
+    for (unsigned Unit = 0; Unit < Cores.size(); ++Unit)
+      if (std::find(HostGroup.begin(), HostGroup.end(), Cores[Unit]) !=
+          HostGroup.end())
+        Units.push_back(Unit);
+    if (!Units.empty())
+      Result.push_back(std::move(Units));
+  }
+  return Result;
 }
 
 void *CpuDriver::allocate(size_t Size, size_t Alignment) {

@@ -70,6 +70,30 @@ static HostTopology probe() {
       if (const char *Vendor =
               hwloc_obj_get_info_by_name(Package, "CPUVendor"))
         T.CpuVendor = Vendor;
+    for (unsigned C = 0; C < T.Cores; ++C) {
+      hwloc_obj_t Core = hwloc_get_obj_by_type(Topology, HWLOC_OBJ_CORE, C);
+      hwloc_obj_t PU =
+          Core ? hwloc_get_obj_inside_cpuset_by_type(Topology, Core->cpuset,
+                                                     HWLOC_OBJ_PU, 0)
+               : nullptr;
+      T.CorePU.push_back(PU ? PU->os_index : C);
+    }
+    const hwloc_obj_type_t Domains[4] = {HWLOC_OBJ_NUMANODE, HWLOC_OBJ_L3CACHE,
+                                         HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L1CACHE};
+    for (int D = 0; D < 4; ++D) {
+      int Count = hwloc_get_nbobjs_by_type(Topology, Domains[D]);
+      for (int I = 0; I < Count; ++I) {
+        hwloc_obj_t Obj = hwloc_get_obj_by_type(Topology, Domains[D], I);
+        std::vector<unsigned> Group;
+        for (unsigned C = 0; C < T.Cores; ++C) {
+          hwloc_obj_t Core = hwloc_get_obj_by_type(Topology, HWLOC_OBJ_CORE, C);
+          if (Core && hwloc_bitmap_isincluded(Core->cpuset, Obj->cpuset))
+            Group.push_back(C);
+        }
+        if (!Group.empty())
+          T.CoreGroups[D].push_back(std::move(Group));
+      }
+    }
     T.L1DataBytes = largestCache(Topology, HWLOC_OBJ_L1CACHE, T.CachelineBytes);
     T.L2Bytes = largestCache(Topology, HWLOC_OBJ_L2CACHE, T.CachelineBytes);
     T.L3Bytes = largestCache(Topology, HWLOC_OBJ_L3CACHE, T.CachelineBytes);
@@ -78,6 +102,8 @@ static HostTopology probe() {
     T.Cores = T.ProcessingUnits =
         std::max(1u, std::thread::hardware_concurrency());
   }
+  for (unsigned C = T.CorePU.size(); C < T.Cores; ++C)
+    T.CorePU.push_back(C);
   if (!T.MemoryBytes)
     T.MemoryBytes = 1ull << 30;
   if (T.CpuModel.empty())

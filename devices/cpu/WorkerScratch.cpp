@@ -101,6 +101,23 @@ void runTransfer(const Command &Cmd) {
       memcpy(Dst + Offset, Cmd.Pattern.data(), Step);
     break;
   }
+  case CommandKind::ReadBufferRect:
+  case CommandKind::WriteBufferRect:
+  case CommandKind::CopyBufferRect: {
+    const RectCopy &R = Cmd.Rect;
+    auto *Dst = static_cast<unsigned char *>(Cmd.Dst);
+    const auto *Src = static_cast<const unsigned char *>(Cmd.Src);
+    for (size_t Z = 0; Z < R.Region[2]; ++Z)
+      for (size_t Y = 0; Y < R.Region[1]; ++Y)
+        memmove(Dst + Z * R.DstSlicePitch + Y * R.DstRowPitch,
+                Src + Z * R.SrcSlicePitch + Y * R.SrcRowPitch, R.Region[0]);
+    break;
+  }
+  case CommandKind::NativeKernel:
+    // The argument block is the command's own copy; the function may
+    // write to it, as the specification allows.
+    Cmd.Native.Fn(const_cast<unsigned char *>(Cmd.Native.Args.data()));
+    break;
   default:
     break;
   }

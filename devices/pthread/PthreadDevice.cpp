@@ -3,9 +3,25 @@
 // A persistent pool, one worker per core (WEFT_THREADS overrides), takes
 // jobs from a shared queue. A kernel job is split into chunks of
 // work-groups that workers claim with an atomic counter, so cores that
-// finish early take more; whichever worker finishes the last chunk
-// completes the command. Transfers are jobs of one chunk. Idle workers
-// sleep on a condition variable.
+// finish early take more; whichever thread finishes the last chunk
+// completes the command. Transfers are jobs of one chunk.
+//
+// Launch latency is two hand-offs between threads: the application's
+// enqueue to a worker, and the worker's completion to the application
+// waiting in clFinish. Sleeping on a condition variable costs a futex
+// wake-up and a trip through the scheduler at each (several microseconds
+// on a virtual machine), so:
+//   * a worker that runs out of jobs spins for a short while (yielding the
+//     core to anything else runnable) before it sleeps; a job submitted in
+//     that window is picked up with no system call, and submit() wakes a
+//     sleeper only when there is one;
+//   * a thread about to block waiting for a command of this device first
+//     runs queued chunks itself (runQueuedWork), so a small command often
+//     completes on the thread that waits for it.
+// Idle workers do sleep: the spin lasts SpinMicroseconds after the last job.
+// WEFT_PIN_THREADS=1 pins the workers of the root device to cores (sub-
+// devices always pin theirs); on a shared machine letting the scheduler
+// move them is usually faster, so it is off by default.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,11 +31,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <pthread.h>
+#include <sched.h>
 #include <thread>
 
 namespace weft {
@@ -34,6 +53,21 @@ unsigned workerCount() {
   return std::max(1u, hostTopology().Cores);
 }
 
+/// How long an idle worker keeps looking for work before it sleeps.
+constexpr auto SpinTime = std::chrono::microseconds(50);
+
+bool pinRootWorkers() {
+  const char *Env = getenv("WEFT_PIN_THREADS");
+  return Env && atoi(Env) > 0;
+}
+
+/// The scratch of a thread that is not a worker but runs chunks while it
+/// waits (runQueuedWork).
+WorkerScratch &helperScratch() {
+  thread_local WorkerScratch Scratch;
+  return Scratch;
+}
+
 struct Job {
   Command *Cmd;
   size_t Total;     ///< work-groups, or 1 for a transfer
@@ -45,12 +79,47 @@ struct Job {
 
 class PthreadDevice final : public CpuDriver {
 public:
-  explicit PthreadDevice(unsigned Workers) : CpuDriver("pthread", Workers) {
+  /// A device of Workers threads; a sub-device passes the host cores it
+  /// owns, and its threads are pinned to them.
+  explicit PthreadDevice(unsigned Workers,
+                         const std::vector<unsigned> *HostCores = nullptr)
+      : CpuDriver("pthread", Workers) {
+    if (HostCores) {
+      Cores = *HostCores;
+      Pinned = true;
+    } else {
+      Pinned = pinRootWorkers();
+    }
+    if (Workers > 1) {
+      Desc.PartitionMaxSubDevices = Workers;
+      const cl_device_affinity_domain Domains[4] = {
+          CL_DEVICE_AFFINITY_DOMAIN_NUMA, CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE,
+          CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE,
+          CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE};
+      for (int D = 0; D < 4; ++D)
+        if (!hostTopology().CoreGroups[D].empty())
+          Desc.AffinityDomains |= Domains[D];
+      if (Desc.AffinityDomains)
+        Desc.AffinityDomains |= CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
+    }
     Scratch.resize(Workers);
     for (unsigned I = 0; I < Workers; ++I) {
       Scratch[I] = std::make_unique<WorkerScratch>();
       Threads.emplace_back([this, I] { serve(*Scratch[I]); });
+      if (Pinned)
+        pin(Threads.back(), Cores[I]);
     }
+  }
+
+  std::unique_ptr<DeviceDriver>
+  createSubDevice(const std::vector<unsigned> &Units) override {
+    std::vector<unsigned> HostCores;
+    for (unsigned U : Units)
+      HostCores.push_back(Cores[U]);
+    auto Sub = std::make_unique<PthreadDevice>(
+        static_cast<unsigned>(Units.size()), &HostCores);
+    WEFT_LOG(DebugDevice, "pthread sub-device of %zu cores", Units.size());
+    return Sub;
   }
   ~PthreadDevice() override {
     {
@@ -69,56 +138,124 @@ public:
     J->Total = IsKernel ? workGroupCount(*Cmd->Launch) : 1;
     // Several chunks per worker balance uneven groups; never less than one.
     J->ChunkSize = std::max<size_t>(1, J->Total / (Threads.size() * 4));
+    const bool Wide = IsKernel && J->Total > 1;
+    unsigned Asleep;
     {
       std::lock_guard<std::mutex> Guard(Lock);
       Jobs.push_back(std::move(J));
+      Asleep = Sleepers;
     }
-    if (IsKernel)
+    Queued.fetch_add(1, std::memory_order_release);
+    // Spinning workers see Queued change; only sleepers need a system call.
+    if (!Asleep)
+      return;
+    if (Wide)
       Wake.notify_all();
     else
       Wake.notify_one();
   }
 
-private:
-  /// Claims a chunk of the oldest job with work left, or waits for one.
-  std::shared_ptr<Job> nextJob(size_t &Begin, size_t &End) {
-    std::unique_lock<std::mutex> Guard(Lock);
-    for (;;) {
-      while (!Jobs.empty()) {
-        std::shared_ptr<Job> J = Jobs.front();
-        Begin = J->Next.fetch_add(J->ChunkSize);
-        if (Begin < J->Total) {
-          End = std::min(J->Total, Begin + J->ChunkSize);
-          if (End == J->Total)
-            Jobs.pop_front(); // nothing left to claim
-          return J;
-        }
-        Jobs.pop_front();
+  void runQueuedWork(const std::function<bool()> &Done) override {
+    WorkerScratch &S = helperScratch();
+    size_t Begin, End;
+    while (!Done()) {
+      std::shared_ptr<Job> J;
+      {
+        std::lock_guard<std::mutex> Guard(Lock);
+        J = claimChunk(Begin, End);
       }
-      if (Stopping)
-        return nullptr;
-      Wake.wait(Guard);
+      if (!J)
+        return;
+      runChunk(*J, S, Begin, End);
     }
+  }
+
+private:
+  /// Claims a chunk of the oldest job with work left; null when there is
+  /// none. Callers hold Lock.
+  std::shared_ptr<Job> claimChunk(size_t &Begin, size_t &End) {
+    while (!Jobs.empty()) {
+      std::shared_ptr<Job> J = Jobs.front();
+      Begin = J->Next.fetch_add(J->ChunkSize);
+      if (Begin < J->Total) {
+        End = std::min(J->Total, Begin + J->ChunkSize);
+        if (End == J->Total)
+          Jobs.pop_front(); // nothing left to claim
+        return J;
+      }
+      Jobs.pop_front();
+    }
+    return nullptr;
+  }
+
+  /// Claims a chunk, spinning briefly and then sleeping while there is
+  /// none; null when the device is being destroyed.
+  std::shared_ptr<Job> nextJob(size_t &Begin, size_t &End) {
+    auto SpinUntil = std::chrono::steady_clock::now() + SpinTime;
+    for (;;) {
+      uint64_t Seen = Queued.load(std::memory_order_acquire);
+      {
+        std::unique_lock<std::mutex> Guard(Lock);
+        if (std::shared_ptr<Job> J = claimChunk(Begin, End))
+          return J;
+        if (Stopping)
+          return nullptr;
+        if (std::chrono::steady_clock::now() >= SpinUntil) {
+          ++Sleepers;
+          Wake.wait(Guard, [&] {
+            return Stopping || Queued.load(std::memory_order_acquire) != Seen;
+          });
+          --Sleepers;
+          SpinUntil = std::chrono::steady_clock::now() + SpinTime;
+          continue;
+        }
+      }
+      // Spin without the lock until a job arrives or the time is up,
+      // letting any other runnable thread have the core meanwhile.
+      while (Queued.load(std::memory_order_acquire) == Seen &&
+             std::chrono::steady_clock::now() < SpinUntil)
+        sched_yield();
+    }
+  }
+
+  void runChunk(Job &J, WorkerScratch &S, size_t Begin, size_t End) {
+    Command &Cmd = *J.Cmd;
+    if (!J.Started.exchange(true))
+      commandRunning(Cmd);
+    if (Cmd.Kind == CommandKind::NDRangeKernel)
+      S.runWorkGroups(*Cmd.Launch, Begin, End);
+    else
+      runTransfer(Cmd);
+    if (J.Done.fetch_add(End - Begin) + (End - Begin) == J.Total)
+      commandComplete(Cmd, CL_COMPLETE);
   }
 
   void serve(WorkerScratch &S) {
     size_t Begin, End;
-    while (std::shared_ptr<Job> J = nextJob(Begin, End)) {
-      Command &Cmd = *J->Cmd;
-      if (!J->Started.exchange(true))
-        commandRunning(Cmd);
-      if (Cmd.Kind == CommandKind::NDRangeKernel)
-        S.runWorkGroups(*Cmd.Launch, Begin, End);
-      else
-        runTransfer(Cmd);
-      if (J->Done.fetch_add(End - Begin) + (End - Begin) == J->Total)
-        commandComplete(Cmd, CL_COMPLETE);
-    }
+    while (std::shared_ptr<Job> J = nextJob(Begin, End))
+      runChunk(*J, S, Begin, End);
   }
 
+  /// Restricts T to the first processing unit of host core Core.
+  static void pin(std::thread &T, unsigned Core) {
+    const HostTopology &Host = hostTopology();
+    if (Core >= Host.CorePU.size())
+      return;
+    cpu_set_t Set;
+    CPU_ZERO(&Set);
+    CPU_SET(Host.CorePU[Core], &Set);
+    if (pthread_setaffinity_np(T.native_handle(), sizeof(Set), &Set) != 0)
+      WEFT_LOG(DebugDevice, "could not pin a worker to core %u", Core);
+  }
+
+  bool Pinned = false;
   std::mutex Lock;
   std::condition_variable Wake;
   std::deque<std::shared_ptr<Job>> Jobs;
+  /// Jobs ever submitted: spinning workers watch it change.
+  std::atomic<uint64_t> Queued{0};
+  /// Workers blocked on Wake (guarded by Lock).
+  unsigned Sleepers = 0;
   bool Stopping = false;
   std::vector<std::unique_ptr<WorkerScratch>> Scratch;
   std::vector<std::thread> Threads;

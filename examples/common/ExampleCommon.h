@@ -61,6 +61,14 @@ struct Error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Thrown by Session::build when the platform's build log says the program
+/// uses a feature the implementation does not support yet (Weft while
+/// barriers and atomics are being brought up). Reported as SKIP, never as
+/// PASS; any other build failure is a FAIL.
+struct Unsupported : Error {
+  using Error::Error;
+};
+
 const char *errorName(cl_int Err);
 
 /// Throws Error("<What>: <error name>") unless Err is CL_SUCCESS.
@@ -76,13 +84,45 @@ struct Result {
 /// Parses the options (exits with usage on a bad command line), then calls
 /// \p Run for every selected device and prints one line each:
 ///   <Name> [<device>]: PASS  kernel median 0.123 ms (10 iterations), build 45.6 ms
-/// Returns the process exit status: 0 when every device passed.
+///   <Name> [<device>]: SKIP  <why>   (see Unsupported)
+/// Returns the process exit status: 0 when every device passed, 1 when one
+/// failed, SkipExitStatus when none failed but one skipped.
 int runExample(int Argc, char **Argv, const char *Name, size_t DefaultSize,
                const char *SizeMeaning,
                const std::function<Result(Session &)> &Run);
 
+/// Exit status of a run that skipped (ctest's SKIP_RETURN_CODE).
+constexpr int SkipExitStatus = 77;
+
 /// Deterministic pseudo-random floats in [Lo, Hi).
 std::vector<float> randomFloats(size_t N, unsigned Seed, float Lo, float Hi);
+
+/// Deterministic pseudo-random 32-bit integers in [0, Bound) (Bound 0: any).
+std::vector<cl_uint> randomUints(size_t N, unsigned Seed, cl_uint Bound = 0);
+
+/// Blocking whole-buffer transfers; throw on failure.
+void writeBuffer(Session &S, cl_mem Buffer, const void *Data, size_t Bytes);
+void readBuffer(Session &S, cl_mem Buffer, void *Data, size_t Bytes);
+template <typename T>
+void writeBuffer(Session &S, cl_mem Buffer, const std::vector<T> &Data) {
+  writeBuffer(S, Buffer, Data.data(), Data.size() * sizeof(T));
+}
+template <typename T>
+void readBuffer(Session &S, cl_mem Buffer, std::vector<T> &Data) {
+  readBuffer(S, Buffer, Data.data(), Data.size() * sizeof(T));
+}
+
+/// clEnqueueNDRangeKernel without events; Local may be null. Throws.
+void enqueue(Session &S, cl_kernel K, cl_uint Dims, const size_t *Global,
+             const size_t *Local);
+/// One-dimensional form.
+void enqueue1D(Session &S, cl_kernel K, size_t Global, size_t Local);
+
+/// clSetKernelArg for a __local argument of Bytes bytes; throws.
+void setLocalArg(cl_kernel K, cl_uint Index, size_t Bytes);
+
+/// "<What>[<Index>] = <Got>, expected <Want>" for a failure message.
+std::string mismatch(const char *What, size_t Index, double Got, double Want);
 
 /// Releases an OpenCL object when it goes out of scope.
 template <typename T, cl_int(CL_API_CALL *Release)(T)> struct Holder {
@@ -90,6 +130,7 @@ template <typename T, cl_int(CL_API_CALL *Release)(T)> struct Holder {
   explicit Holder(T H) : H(H) {}
   Holder(const Holder &) = delete;
   Holder &operator=(const Holder &) = delete;
+  Holder(Holder &&Other) noexcept : H(Other.H) { Other.H = nullptr; }
   ~Holder() {
     if (H)
       Release(H);

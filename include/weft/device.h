@@ -26,6 +26,7 @@
 #include <CL/cl.h>
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -80,8 +81,14 @@ struct DeviceDescription {
   cl_device_atomic_capabilities AtomicFenceCapabilities =
       CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
       CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+  /// Shared virtual memory the device supports (CL_DEVICE_SVM_*); only
+  /// devices that share host memory can offer it.
+  cl_device_svm_capabilities SvmCapabilities = 0;
   /// Number of cores a sub-device partition may take (0: no partitioning).
   cl_uint PartitionMaxSubDevices = 0;
+  /// Affinity domains createSubDevice partitions can follow
+  /// (CL_DEVICE_AFFINITY_DOMAIN_*; 0: none).
+  cl_device_affinity_domain AffinityDomains = 0;
   /// What the compiler builds for.
   TargetDesc Target;
 };
@@ -112,6 +119,30 @@ enum class CommandKind {
   CopyBuffer,  ///< Src, Dst: device addresses
   FillBuffer,  ///< Dst: device address, Size bytes of Pattern repeated
   Marker,      ///< nothing to do but complete
+  /// A strided 3-D copy (the *BufferRect commands): Src and Dst point at
+  /// the first byte of the region, Rect gives its extent and pitches.
+  /// ReadBufferRect: Src device, Dst host; WriteBufferRect: the reverse;
+  /// CopyBufferRect: both device addresses.
+  ReadBufferRect,
+  WriteBufferRect,
+  CopyBufferRect,
+  /// clEnqueueNativeKernel: call Native.Fn(Native.Args.data()) on the
+  /// host. Only submitted to devices that report CL_EXEC_NATIVE_KERNEL.
+  NativeKernel,
+};
+
+/// Extent and pitches of a strided copy, in bytes: Region[0] bytes per
+/// row, Region[1] rows per slice, Region[2] slices.
+struct RectCopy {
+  size_t Region[3] = {0, 1, 1};
+  size_t SrcRowPitch = 0, SrcSlicePitch = 0;
+  size_t DstRowPitch = 0, DstSlicePitch = 0;
+};
+
+/// A host function and the copy of its argument block it is called with.
+struct NativeCall {
+  void(CL_CALLBACK *Fn)(void *) = nullptr;
+  std::vector<unsigned char> Args;
 };
 
 /// A command ready to run. Owned by the runtime; valid until the driver
@@ -123,6 +154,8 @@ struct Command {
   size_t Size = 0;
   std::vector<unsigned char> Pattern;
   std::unique_ptr<KernelLaunch> Launch;
+  RectCopy Rect;     ///< *BufferRect commands
+  NativeCall Native; ///< NativeKernel commands
   /// The runtime's bookkeeping; drivers leave it alone.
   void *RuntimeData = nullptr;
 };
@@ -158,6 +191,29 @@ public:
 
   /// Runs Cmd asynchronously. Every dependency of Cmd is complete.
   virtual void submit(Command *Cmd) = 0;
+
+  /// Called by a thread about to block until a command of this device
+  /// completes: the driver may run queued work on that thread until Done()
+  /// returns true or nothing is left that it can run now. Saves the
+  /// hand-offs between threads for small commands. Default: nothing.
+  virtual void runQueuedWork(const std::function<bool()> &Done) { (void)Done; }
+
+  /// A device of its own made of some of this device's compute units
+  /// (indices below MaxComputeUnits), for clCreateSubDevices; null if the
+  /// driver cannot partition. The sub-device runs its commands only on
+  /// those units.
+  virtual std::unique_ptr<DeviceDriver>
+  createSubDevice(const std::vector<unsigned> &ComputeUnits) {
+    (void)ComputeUnits;
+    return nullptr;
+  }
+  /// This device's compute units grouped by what they share in Domain (one
+  /// CL_DEVICE_AFFINITY_DOMAIN_* bit other than NEXT_PARTITIONABLE).
+  virtual std::vector<std::vector<unsigned>>
+  affinityGroups(cl_device_affinity_domain Domain) const {
+    (void)Domain;
+    return {};
+  }
 };
 
 /// A driver the runtime can instantiate by name through WEFT_DEVICES.

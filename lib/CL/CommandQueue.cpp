@@ -2,6 +2,8 @@
 
 #include "CommandQueue.h"
 
+#include <algorithm>
+
 namespace weft {
 
 CommandQueue::CommandQueue(Context &C, Device &D,
@@ -15,6 +17,10 @@ CommandQueue::CommandQueue(Context &C, Device &D,
 CommandQueue::~CommandQueue() {
   if (Last)
     Last->releaseInternal();
+  if (LastBarrier)
+    LastBarrier->releaseInternal();
+  for (Event *E : Outstanding)
+    E->releaseInternal();
   Ctx.releaseInternal();
 }
 
@@ -23,18 +29,55 @@ void CommandQueue::lastExternalRelease() {
   // submitted, and they keep the queue alive until they complete.
 }
 
+void CommandQueue::pruneOutstanding() {
+  auto Done = [](Event *E) {
+    if (E->status() > CL_COMPLETE)
+      return false;
+    E->releaseInternal();
+    return true;
+  };
+  Outstanding.erase(
+      std::remove_if(Outstanding.begin(), Outstanding.end(), Done),
+      Outstanding.end());
+}
+
 Event *CommandQueue::beginCommand(cl_command_type Type, cl_uint NumEvents,
                                   const cl_event *WaitList) {
   Event *E = new Event(Ctx, this, Type);
   for (cl_uint I = 0; I < NumEvents; ++I)
     E->addDependency(castEvent(WaitList[I]));
   std::lock_guard<std::mutex> Guard(Lock);
-  if (Last) {
-    // In order, every command waits for its predecessor. Out of order
-    // queues are not offered yet (CL_DEVICE_QUEUE_ON_HOST_PROPERTIES).
-    E->addDependency(Last);
-    Last->releaseInternal();
+  if (!isOutOfOrder()) {
+    // In order, every command waits for its predecessor.
+    if (Last) {
+      E->addDependency(Last, /*PropagatesFailure=*/false);
+      Last->releaseInternal();
+    }
+    E->retainInternal();
+    Last = E;
+    return E;
   }
+  // Out of order: only the wait list and the last barrier order a command.
+  // A barrier, and a marker without a wait list, wait for everything
+  // enqueued before them.
+  bool IsBarrier = Type == CL_COMMAND_BARRIER;
+  bool WaitsForAll = (IsBarrier || Type == CL_COMMAND_MARKER) && !NumEvents;
+  pruneOutstanding();
+  if (WaitsForAll)
+    for (Event *Before : Outstanding)
+      E->addDependency(Before, /*PropagatesFailure=*/false);
+  if (LastBarrier)
+    E->addDependency(LastBarrier, /*PropagatesFailure=*/false);
+  if (IsBarrier) {
+    if (LastBarrier)
+      LastBarrier->releaseInternal();
+    E->retainInternal();
+    LastBarrier = E;
+  }
+  E->retainInternal();
+  Outstanding.push_back(E);
+  if (Last)
+    Last->releaseInternal();
   E->retainInternal();
   Last = E;
   return E;
@@ -55,17 +98,20 @@ cl_int CommandQueue::finishEnqueue(Event *E, cl_event *EventRet,
 }
 
 cl_int CommandQueue::finish() {
-  Event *Pending;
+  std::vector<Event *> Pending;
   {
     std::lock_guard<std::mutex> Guard(Lock);
-    Pending = Last;
-    if (Pending)
-      Pending->retainInternal();
+    pruneOutstanding();
+    Pending = Outstanding;
+    if (Last)
+      Pending.push_back(Last);
+    for (Event *E : Pending)
+      E->retainInternal();
   }
-  if (!Pending)
-    return CL_SUCCESS;
-  Pending->wait();
-  Pending->releaseInternal();
+  for (Event *E : Pending) {
+    E->wait();
+    E->releaseInternal();
+  }
   return CL_SUCCESS;
 }
 

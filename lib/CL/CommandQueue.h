@@ -29,7 +29,9 @@ public:
   bool profilingEnabled() const { return Props & CL_QUEUE_PROFILING_ENABLE; }
 
   /// Starts a command: a new event that depends on the given (validated)
-  /// wait list and, in order, on the previous command. The caller fills
+  /// wait list and, in order, on the previous command; out of order, on
+  /// the last barrier (a barrier, or a marker without a wait list, on
+  /// every command enqueued before it). The caller fills
   /// in event->command() and calls finishEnqueue().
   Event *beginCommand(cl_command_type Type, cl_uint NumEvents,
                       const cl_event *WaitList);
@@ -48,9 +50,17 @@ private:
   Device &Dev;
   cl_command_queue_properties Props;
   std::vector<cl_queue_properties> PropertyList;
+  /// Drops completed commands from Outstanding. Lock is held.
+  void pruneOutstanding();
+
   std::mutex Lock;
   /// The most recent command: in order, every command depends on it.
   Event *Last = nullptr;
+  /// Out of order: the most recent barrier, which every later command
+  /// waits for, and the commands enqueued since that may not be complete
+  /// yet, which the next barrier or wait-list-less marker waits for.
+  Event *LastBarrier = nullptr;
+  std::vector<Event *> Outstanding;
 };
 
 inline CommandQueue *castQueue(cl_command_queue Q) {

@@ -3,6 +3,7 @@
 #include "Context.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace weft {
 
@@ -10,13 +11,41 @@ Context::Context(std::vector<Device *> Devs,
                  std::vector<cl_context_properties> Props, NotifyFn Fn,
                  void *Data)
     : _cl_context(ObjectKind::Context), Devices(std::move(Devs)),
-      Properties(std::move(Props)), Notify(Fn), NotifyData(Data) {}
+      Properties(std::move(Props)), Notify(Fn), NotifyData(Data) {
+  for (Device *D : Devices)
+    D->retainInternal();
+}
 
 Context::~Context() {
   // Most recently registered first, as the specification requires.
   for (auto It = DestructorCallbacks.rbegin(); It != DestructorCallbacks.rend();
        ++It)
     It->first(this, It->second);
+  // SVM the application did not free dies with its context.
+  for (auto &Entry : Svm)
+    free(reinterpret_cast<void *>(Entry.first));
+  for (Device *D : Devices)
+    D->releaseInternal();
+}
+
+void Context::addSvm(void *Base, SvmAllocation A) {
+  std::lock_guard<std::mutex> Guard(SvmLock);
+  Svm[reinterpret_cast<uintptr_t>(Base)] = A;
+}
+
+bool Context::removeSvm(void *Base) {
+  std::lock_guard<std::mutex> Guard(SvmLock);
+  return Svm.erase(reinterpret_cast<uintptr_t>(Base)) != 0;
+}
+
+bool Context::isSvmPointer(const void *Ptr) const {
+  uintptr_t P = reinterpret_cast<uintptr_t>(Ptr);
+  std::lock_guard<std::mutex> Guard(SvmLock);
+  auto It = Svm.upper_bound(P);
+  if (It == Svm.begin())
+    return false;
+  --It;
+  return P < It->first + It->second.Size;
 }
 
 bool Context::hasDevice(const Device *D) const {

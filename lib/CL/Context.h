@@ -5,6 +5,8 @@
 #include "Object.h"
 #include "Platform.h"
 
+#include <cstdint>
+#include <map>
 #include <mutex>
 #include <vector>
 
@@ -30,6 +32,17 @@ public:
   void notify(const char *Message) const;
   void addDestructorCallback(DestructorFn Fn, void *UserData);
 
+  /// Shared virtual memory allocated in this context (clSVMAlloc).
+  struct SvmAllocation {
+    size_t Size;
+    cl_svm_mem_flags Flags;
+  };
+  void addSvm(void *Base, SvmAllocation A);
+  /// Forgets the allocation at Base; false if there is none.
+  bool removeSvm(void *Base);
+  /// Whether Ptr points into an SVM allocation of this context.
+  bool isSvmPointer(const void *Ptr) const;
+
 private:
   std::vector<Device *> Devices;
   std::vector<cl_context_properties> Properties;
@@ -37,6 +50,8 @@ private:
   void *NotifyData;
   std::mutex Lock;
   std::vector<std::pair<DestructorFn, void *>> DestructorCallbacks;
+  mutable std::mutex SvmLock;
+  std::map<uintptr_t, SvmAllocation> Svm;
 };
 
 inline Context *castContext(cl_context C) {

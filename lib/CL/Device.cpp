@@ -194,17 +194,26 @@ cl_int DeviceInfoQuery::answer(cl_device_info Param) {
   case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
     return boolean(true);
   case CL_DEVICE_PARENT_DEVICE:
-    return value<cl_device_id>(nullptr);
+    return value<cl_device_id>(Dev.parent());
   case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
     return uint(Desc.PartitionMaxSubDevices);
-  case CL_DEVICE_PARTITION_PROPERTIES:
-    return value<cl_device_partition_property>(0);
+  case CL_DEVICE_PARTITION_PROPERTIES: {
+    std::vector<cl_device_partition_property> Props;
+    if (Desc.PartitionMaxSubDevices > 1) {
+      Props = {CL_DEVICE_PARTITION_EQUALLY, CL_DEVICE_PARTITION_BY_COUNTS};
+      if (Desc.AffinityDomains)
+        Props.push_back(CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN);
+    } else {
+      Props = {0}; // cannot be partitioned
+    }
+    return vector(Props);
+  }
   case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
-    return value<cl_device_affinity_domain>(0);
+    return value<cl_device_affinity_domain>(Desc.AffinityDomains);
   case CL_DEVICE_PARTITION_TYPE:
-    return returnInfo(nullptr, 0, Size, Value, SizeRet);
+    return vector(Dev.partitionType());
   case CL_DEVICE_REFERENCE_COUNT:
-    return uint(1);
+    return uint(Dev.referenceCount());
   // No image support yet: the values the spec gives for such a device.
   case CL_DEVICE_IMAGE_SUPPORT:
     return boolean(false);
@@ -225,7 +234,7 @@ cl_int DeviceInfoQuery::answer(cl_device_info Param) {
     return sizeT(0);
   // Optional OpenCL 2.x/3.0 features Weft does not claim.
   case CL_DEVICE_SVM_CAPABILITIES:
-    return value<cl_device_svm_capabilities>(0);
+    return value<cl_device_svm_capabilities>(Desc.SvmCapabilities);
   case CL_DEVICE_MAX_PIPE_ARGS:
   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
   case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
@@ -313,27 +322,137 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id DeviceId,
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainDevice(cl_device_id DeviceId) {
   // Root devices live as long as the platform; retains are no-ops.
-  return castDevice(DeviceId) ? CL_SUCCESS
-                              : WEFT_ERROR(CL_INVALID_DEVICE, "bad device");
+  Device *D = castDevice(DeviceId);
+  if (!D)
+    return WEFT_ERROR(CL_INVALID_DEVICE, "bad device");
+  D->retain();
+  return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseDevice(cl_device_id DeviceId) {
-  return castDevice(DeviceId) ? CL_SUCCESS
-                              : WEFT_ERROR(CL_INVALID_DEVICE, "bad device");
+  Device *D = castDevice(DeviceId);
+  if (!D)
+    return WEFT_ERROR(CL_INVALID_DEVICE, "bad device");
+  D->release();
+  D->platform().collectRetired();
+  return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(
     cl_device_id InDevice, const cl_device_partition_property *Properties,
     cl_uint NumDevices, cl_device_id *OutDevices, cl_uint *NumDevicesRet) {
-  (void)NumDevices;
-  (void)OutDevices;
-  (void)NumDevicesRet;
-  if (!castDevice(InDevice))
+  Device *Parent = castDevice(InDevice);
+  if (!Parent)
     return WEFT_ERROR(CL_INVALID_DEVICE, "bad device");
   if (!Properties)
     return WEFT_ERROR(CL_INVALID_VALUE, "no partition properties");
-  // CL_DEVICE_PARTITION_PROPERTIES reports no supported scheme.
-  return WEFT_ERROR(CL_INVALID_VALUE, "device cannot be partitioned");
+  Parent->platform().collectRetired();
+  const DeviceDescription &Desc = Parent->description();
+  const cl_uint Units = Desc.MaxComputeUnits;
+  if (Desc.PartitionMaxSubDevices < 2)
+    return WEFT_ERROR(CL_INVALID_VALUE, "device cannot be partitioned");
+
+  // Each partition: the parent's compute units it gets.
+  std::vector<std::vector<unsigned>> Parts;
+  std::vector<cl_device_partition_property> Type;
+  switch (Properties[0]) {
+  case CL_DEVICE_PARTITION_EQUALLY: {
+    if (Properties[2] != 0)
+      return WEFT_ERROR(CL_INVALID_VALUE, "trailing partition properties");
+    cl_device_partition_property Per = Properties[1];
+    if (Per <= 0)
+      return WEFT_ERROR(CL_INVALID_VALUE, "compute units per sub-device");
+    if (static_cast<cl_uint>(Per) > Units)
+      return WEFT_ERROR(CL_DEVICE_PARTITION_FAILED,
+                        "more compute units per sub-device than the device has");
+    for (cl_uint First = 0; First + Per <= Units; First += Per) {
+      Parts.emplace_back();
+      for (cl_uint U = First; U < First + Per; ++U)
+        Parts.back().push_back(U);
+    }
+    Type = {CL_DEVICE_PARTITION_EQUALLY, Per, 0};
+    break;
+  }
+  case CL_DEVICE_PARTITION_BY_COUNTS: {
+    Type = {CL_DEVICE_PARTITION_BY_COUNTS};
+    cl_uint Next = 0;
+    const cl_device_partition_property *P = Properties + 1;
+    for (; *P != CL_DEVICE_PARTITION_BY_COUNTS_LIST_END; ++P) {
+      if (*P <= 0)
+        return WEFT_ERROR(CL_INVALID_DEVICE_PARTITION_COUNT,
+                          "a count is not positive");
+      if (static_cast<cl_ulong>(Next) + *P > Units)
+        return WEFT_ERROR(CL_INVALID_DEVICE_PARTITION_COUNT,
+                          "counts exceed the compute units");
+      Parts.emplace_back();
+      for (cl_uint U = 0; U < static_cast<cl_uint>(*P); ++U)
+        Parts.back().push_back(Next++);
+      Type.push_back(*P);
+    }
+    if (Parts.empty())
+      return WEFT_ERROR(CL_INVALID_VALUE, "empty list of counts");
+    if (Parts.size() > Desc.PartitionMaxSubDevices)
+      return WEFT_ERROR(CL_INVALID_DEVICE_PARTITION_COUNT,
+                        "more sub-devices than CL_DEVICE_PARTITION_MAX_SUB_DEVICES");
+    if (P[1] != 0)
+      return WEFT_ERROR(CL_INVALID_VALUE, "trailing partition properties");
+    Type.push_back(CL_DEVICE_PARTITION_BY_COUNTS_LIST_END);
+    Type.push_back(0);
+    break;
+  }
+  case CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN: {
+    cl_device_affinity_domain Domain = Properties[1];
+    if (Properties[2] != 0)
+      return WEFT_ERROR(CL_INVALID_VALUE, "trailing partition properties");
+    bool OneBit = Domain && !(Domain & (Domain - 1));
+    if (!OneBit || !(Domain & Desc.AffinityDomains))
+      return WEFT_ERROR(CL_INVALID_VALUE, "unsupported affinity domain");
+    if (Domain == CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE) {
+      // The first level, outermost first, that splits the device.
+      const cl_device_affinity_domain Order[] = {
+          CL_DEVICE_AFFINITY_DOMAIN_NUMA, CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE,
+          CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE, CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE,
+          CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE};
+      for (cl_device_affinity_domain D : Order) {
+        Parts = Parent->driver().affinityGroups(D);
+        if (Parts.size() > 1)
+          break;
+      }
+      if (Parts.size() < 2)
+        return WEFT_ERROR(CL_DEVICE_PARTITION_FAILED,
+                          "no affinity level splits the device");
+    } else {
+      Parts = Parent->driver().affinityGroups(Domain);
+      if (Parts.empty())
+        return WEFT_ERROR(CL_DEVICE_PARTITION_FAILED,
+                          "no compute units in that affinity domain");
+    }
+    Type = {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
+            static_cast<cl_device_partition_property>(Domain), 0};
+    break;
+  }
+  default:
+    return WEFT_ERROR(CL_INVALID_VALUE, "unknown partition scheme");
+  }
+  if (Parts.empty())
+    return WEFT_ERROR(CL_DEVICE_PARTITION_FAILED, "no sub-device results");
+  if (OutDevices && NumDevices < Parts.size())
+    return WEFT_ERROR(CL_INVALID_VALUE, "num_devices below the sub-devices");
+
+  if (OutDevices) {
+    std::vector<std::unique_ptr<DeviceDriver>> Drivers;
+    for (const std::vector<unsigned> &Part : Parts) {
+      Drivers.push_back(Parent->driver().createSubDevice(Part));
+      if (!Drivers.back())
+        return WEFT_ERROR(CL_DEVICE_PARTITION_FAILED,
+                          "the driver could not create a sub-device");
+    }
+    for (size_t I = 0; I < Parts.size(); ++I)
+      OutDevices[I] = new Device(*Parent, std::move(Drivers[I]), Type);
+  }
+  if (NumDevicesRet)
+    *NumDevicesRet = static_cast<cl_uint>(Parts.size());
+  return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetDeviceAndHostTimer(

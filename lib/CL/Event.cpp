@@ -6,6 +6,11 @@
 #include "Context.h"
 #include "Timer.h"
 
+#include <algorithm>
+#include <chrono>
+
+#include <sched.h>
+
 namespace weft {
 
 void commandRunning(Command &Cmd) {
@@ -38,17 +43,17 @@ cl_int Event::status() const {
   return Status;
 }
 
-void Event::addDependency(Event *Dep) {
+void Event::addDependency(Event *Dep, bool PropagatesFailure) {
   std::lock_guard<std::mutex> DepGuard(Dep->Lock);
   if (Dep->Status <= CL_COMPLETE) {
-    if (Dep->Status < 0) {
+    if (Dep->Status < 0 && PropagatesFailure) {
       std::lock_guard<std::mutex> Guard(Lock);
       DependencyFailed = true;
     }
     return;
   }
   retainInternal();
-  Dep->Dependants.push_back(this);
+  Dep->Dependants.push_back({this, PropagatesFailure});
   std::lock_guard<std::mutex> Guard(Lock);
   ++PendingDependencies;
 }
@@ -66,14 +71,34 @@ void Event::dependencyDone(bool Failed) {
     dispatch();
 }
 
+/// Moves the callbacks due once the event reaches NewStatus from Pending
+/// to Due. Callers hold the event's lock and call Due after releasing it.
+static void takeDueCallbacks(std::vector<Event::Callback> &Pending,
+                             cl_int NewStatus,
+                             std::vector<Event::Callback> &Due) {
+  auto Reached = [NewStatus](const Event::Callback &C) {
+    return NewStatus < 0 || C.Status >= NewStatus;
+  };
+  for (const Event::Callback &C : Pending)
+    if (Reached(C))
+      Due.push_back(C);
+  Pending.erase(std::remove_if(Pending.begin(), Pending.end(), Reached),
+                Pending.end());
+}
+
 void Event::dispatch() {
   bool Failed;
+  std::vector<Callback> Due;
   {
     std::lock_guard<std::mutex> Guard(Lock);
     Failed = DependencyFailed;
     Status = CL_SUBMITTED;
     Submitted = monotonicNanoseconds();
+    if (!Failed)
+      takeDueCallbacks(Callbacks, CL_SUBMITTED, Due);
   }
+  for (const Callback &C : Due)
+    C.Fn(this, CL_SUBMITTED, C.UserData);
   WEFT_LOG(DebugQueue, "command %p (type 0x%x) %s", static_cast<void *>(this),
            Type, Failed ? "fails: a dependency failed" : "submitted");
   if (Failed) {
@@ -107,22 +132,22 @@ void Event::markRunning() {
       return;
     Status = CL_RUNNING;
     Started = monotonicNanoseconds();
-    for (const Callback &C : Callbacks)
-      if (C.Status == CL_RUNNING || C.Status == CL_SUBMITTED)
-        Due.push_back(C);
+    takeDueCallbacks(Callbacks, CL_RUNNING, Due);
   }
   for (const Callback &C : Due)
-    C.Fn(this, C.Status == CL_SUBMITTED ? CL_SUBMITTED : CL_RUNNING,
-         C.UserData);
+    C.Fn(this, C.Status, C.UserData);
 }
 
-void Event::markComplete(cl_int FinalStatus) {
-  std::vector<Event *> Released;
+bool Event::markComplete(cl_int FinalStatus) {
+  std::vector<DependantLink> Released;
   std::vector<Callback> Due;
   std::vector<std::function<void()>> Actions;
   bool WasHeldByDriver;
   {
     std::lock_guard<std::mutex> Guard(Lock);
+    // A user event's status is set once, even when threads race to set it.
+    if (Status <= CL_COMPLETE)
+      return false;
     WasHeldByDriver = HeldByDriver;
     HeldByDriver = false;
     Ended = monotonicNanoseconds();
@@ -132,9 +157,7 @@ void Event::markComplete(cl_int FinalStatus) {
       Submitted = Started;
     // Callbacks registered for statuses this event never passed through
     // still run, with the final status when it is an error.
-    for (const Callback &C : Callbacks)
-      if (Status > C.Status || FinalStatus < 0)
-        Due.push_back(C);
+    takeDueCallbacks(Callbacks, FinalStatus, Due);
     Status = FinalStatus;
     Released.swap(Dependants);
     Actions.swap(CompletionActions);
@@ -146,15 +169,30 @@ void Event::markComplete(cl_int FinalStatus) {
     Action();
   for (const Callback &C : Due)
     C.Fn(this, FinalStatus < 0 ? FinalStatus : C.Status, C.UserData);
-  for (Event *Dependant : Released) {
-    Dependant->dependencyDone(FinalStatus < 0);
-    Dependant->releaseInternal();
+  for (const DependantLink &D : Released) {
+    D.Waiter->dependencyDone(FinalStatus < 0 && D.PropagatesFailure);
+    D.Waiter->releaseInternal();
   }
   if (WasHeldByDriver)
     releaseInternal();
+  return true;
 }
 
 cl_int Event::wait() {
+  if (status() <= CL_COMPLETE)
+    return status();
+  // Rather than sleep, help the device: a small command then completes on
+  // this thread with no wake-up on either side.
+  if (Queue)
+    Queue->device().driver().runQueuedWork(
+        [this] { return status() <= CL_COMPLETE; });
+  // A command that is nearly done completes faster than a futex round
+  // trip: look again for a few microseconds before sleeping.
+  auto SpinUntil =
+      std::chrono::steady_clock::now() + std::chrono::microseconds(20);
+  while (status() > CL_COMPLETE &&
+         std::chrono::steady_clock::now() < SpinUntil)
+    sched_yield();
   std::unique_lock<std::mutex> Guard(Lock);
   Finished.wait(Guard, [this] { return Status <= CL_COMPLETE; });
   return Status;
@@ -337,9 +375,8 @@ CL_API_ENTRY cl_int CL_API_CALL clSetUserEventStatus(cl_event EventId,
     return WEFT_ERROR(CL_INVALID_EVENT, "not a user event");
   if (ExecutionStatus > CL_COMPLETE)
     return WEFT_ERROR(CL_INVALID_VALUE, "status must be CL_COMPLETE or < 0");
-  if (E->status() <= CL_COMPLETE)
+  if (!E->markComplete(ExecutionStatus))
     return WEFT_ERROR(CL_INVALID_OPERATION, "status already set");
-  E->markComplete(ExecutionStatus);
   return CL_SUCCESS;
 }
 

@@ -43,7 +43,10 @@ public:
   Command &command() { return Cmd; }
 
   /// Adds Dep to what this command waits for. Only before submit().
-  void addDependency(Event *Dep);
+  /// A failure of Dep fails this command only through a wait list
+  /// (PropagatesFailure); the implicit order of a queue just waits, so
+  /// one failed command does not fail everything enqueued after it.
+  void addDependency(Event *Dep, bool PropagatesFailure = true);
   /// Called when the command is fully described: it runs once every
   /// dependency is complete (possibly before this returns).
   void submit();
@@ -58,7 +61,14 @@ public:
 
   // Called through the driver interface.
   void markRunning();
-  void markComplete(cl_int Status);
+  /// Sets the final status; false if the event was already complete.
+  bool markComplete(cl_int Status);
+
+  struct Callback {
+    cl_int Status;
+    CallbackFn Fn;
+    void *UserData;
+  };
 
 private:
   void dependencyDone(bool Failed);
@@ -76,12 +86,11 @@ private:
   unsigned PendingDependencies = 1;
   bool DependencyFailed = false;
   bool HeldByDriver = false;
-  std::vector<Event *> Dependants;
-  struct Callback {
-    cl_int Status;
-    CallbackFn Fn;
-    void *UserData;
+  struct DependantLink {
+    Event *Waiter;
+    bool PropagatesFailure;
   };
+  std::vector<DependantLink> Dependants;
   std::vector<Callback> Callbacks;
   std::vector<std::function<void()>> CompletionActions;
   cl_ulong Queued = 0, Submitted = 0, Started = 0, Ended = 0;

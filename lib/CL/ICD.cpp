@@ -84,7 +84,7 @@ template <typename Fn, const char *Name> Fn unsupported() {
   WEFT_UNSUPPORTED(clReleaseSampler) \
   WEFT_UNSUPPORTED(clGetSamplerInfo) \
   WEFT_IMPLEMENTED(clCreateProgramWithSource) \
-  WEFT_UNSUPPORTED(clCreateProgramWithBinary) \
+  WEFT_IMPLEMENTED(clCreateProgramWithBinary) \
   WEFT_IMPLEMENTED(clRetainProgram) \
   WEFT_IMPLEMENTED(clReleaseProgram) \
   WEFT_IMPLEMENTED(clBuildProgram) \
@@ -118,7 +118,7 @@ template <typename Fn, const char *Name> Fn unsupported() {
   WEFT_IMPLEMENTED(clEnqueueUnmapMemObject) \
   WEFT_IMPLEMENTED(clEnqueueNDRangeKernel) \
   WEFT_IMPLEMENTED(clEnqueueTask) \
-  WEFT_UNSUPPORTED(clEnqueueNativeKernel) \
+  WEFT_IMPLEMENTED(clEnqueueNativeKernel) \
   WEFT_IMPLEMENTED(clEnqueueMarker) \
   WEFT_IMPLEMENTED(clEnqueueWaitForEvents) \
   WEFT_IMPLEMENTED(clEnqueueBarrier) \
@@ -143,9 +143,9 @@ template <typename Fn, const char *Name> Fn unsupported() {
   WEFT_IMPLEMENTED(clSetMemObjectDestructorCallback) \
   WEFT_IMPLEMENTED(clCreateUserEvent) \
   WEFT_IMPLEMENTED(clSetUserEventStatus) \
-  WEFT_UNSUPPORTED(clEnqueueReadBufferRect) \
-  WEFT_UNSUPPORTED(clEnqueueWriteBufferRect) \
-  WEFT_UNSUPPORTED(clEnqueueCopyBufferRect) \
+  WEFT_IMPLEMENTED(clEnqueueReadBufferRect) \
+  WEFT_IMPLEMENTED(clEnqueueWriteBufferRect) \
+  WEFT_IMPLEMENTED(clEnqueueCopyBufferRect) \
   WEFT_UNSUPPORTED(clCreateSubDevicesEXT) \
   WEFT_UNSUPPORTED(clRetainDeviceEXT) \
   WEFT_UNSUPPORTED(clReleaseDeviceEXT) \
@@ -161,7 +161,7 @@ template <typename Fn, const char *Name> Fn unsupported() {
   WEFT_IMPLEMENTED(clGetKernelArgInfo) \
   WEFT_IMPLEMENTED(clEnqueueFillBuffer) \
   WEFT_UNSUPPORTED(clEnqueueFillImage) \
-  WEFT_UNSUPPORTED(clEnqueueMigrateMemObjects) \
+  WEFT_IMPLEMENTED(clEnqueueMigrateMemObjects) \
   WEFT_IMPLEMENTED(clEnqueueMarkerWithWaitList) \
   WEFT_IMPLEMENTED(clEnqueueBarrierWithWaitList) \
   WEFT_IMPLEMENTED(clGetExtensionFunctionAddressForPlatform) \
@@ -183,20 +183,20 @@ template <typename Fn, const char *Name> Fn unsupported() {
   WEFT_IMPLEMENTED(clCreateCommandQueueWithProperties) \
   WEFT_UNSUPPORTED(clCreatePipe) \
   WEFT_UNSUPPORTED(clGetPipeInfo) \
-  WEFT_UNSUPPORTED(clSVMAlloc) \
-  WEFT_UNSUPPORTED(clSVMFree) \
-  WEFT_UNSUPPORTED(clEnqueueSVMFree) \
-  WEFT_UNSUPPORTED(clEnqueueSVMMemcpy) \
-  WEFT_UNSUPPORTED(clEnqueueSVMMemFill) \
-  WEFT_UNSUPPORTED(clEnqueueSVMMap) \
-  WEFT_UNSUPPORTED(clEnqueueSVMUnmap) \
+  WEFT_IMPLEMENTED(clSVMAlloc) \
+  WEFT_IMPLEMENTED(clSVMFree) \
+  WEFT_IMPLEMENTED(clEnqueueSVMFree) \
+  WEFT_IMPLEMENTED(clEnqueueSVMMemcpy) \
+  WEFT_IMPLEMENTED(clEnqueueSVMMemFill) \
+  WEFT_IMPLEMENTED(clEnqueueSVMMap) \
+  WEFT_IMPLEMENTED(clEnqueueSVMUnmap) \
   WEFT_UNSUPPORTED(clCreateSamplerWithProperties) \
-  WEFT_UNSUPPORTED(clSetKernelArgSVMPointer) \
-  WEFT_UNSUPPORTED(clSetKernelExecInfo) \
+  WEFT_IMPLEMENTED(clSetKernelArgSVMPointer) \
+  WEFT_IMPLEMENTED(clSetKernelExecInfo) \
   WEFT_UNSUPPORTED(clGetKernelSubGroupInfoKHR) \
-  WEFT_UNSUPPORTED(clCloneKernel) \
+  WEFT_IMPLEMENTED(clCloneKernel) \
   WEFT_UNSUPPORTED(clCreateProgramWithIL) \
-  WEFT_UNSUPPORTED(clEnqueueSVMMigrateMem) \
+  WEFT_IMPLEMENTED(clEnqueueSVMMigrateMem) \
   WEFT_IMPLEMENTED(clGetDeviceAndHostTimer) \
   WEFT_IMPLEMENTED(clGetHostTimer) \
   WEFT_UNSUPPORTED(clGetKernelSubGroupInfo) \

@@ -14,6 +14,20 @@ Kernel::Kernel(Program &P, const KernelDesc &D)
   Prog.attachKernel();
 }
 
+Kernel::Kernel(const Kernel &Source)
+    : _cl_kernel(ObjectKind::Kernel), RefCounted<Kernel>(), Prog(Source.Prog),
+      Desc(Source.Desc) {
+  {
+    std::lock_guard<std::mutex> Guard(Source.Lock);
+    Args = Source.Args;
+  }
+  for (ArgValue &A : Args)
+    if (A.Buffer)
+      A.Buffer->retainInternal();
+  Prog.retainInternal();
+  Prog.attachKernel();
+}
+
 Kernel::~Kernel() {
   for (ArgValue &A : Args)
     if (A.Buffer)
@@ -65,6 +79,25 @@ cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
   }
   if (New.Buffer)
     New.Buffer->retainInternal();
+  std::lock_guard<std::mutex> Guard(Lock);
+  if (Args[Index].Buffer)
+    Args[Index].Buffer->releaseInternal();
+  Args[Index] = std::move(New);
+  return CL_SUCCESS;
+}
+
+cl_int Kernel::setArgSvm(cl_uint Index, const void *Pointer) {
+  if (Index >= Desc.Args.size())
+    return WEFT_ERROR(CL_INVALID_ARG_INDEX, "no argument with that index");
+  KernelArgDesc::Kind K = Desc.Args[Index].ArgKind;
+  if (K != KernelArgDesc::Kind::GlobalBuffer &&
+      K != KernelArgDesc::Kind::ConstantBuffer)
+    return WEFT_ERROR(CL_INVALID_ARG_VALUE,
+                      "an SVM pointer for a non-global argument");
+  ArgValue New;
+  New.IsSet = true;
+  New.IsSvm = true;
+  New.SvmPointer = Pointer;
   std::lock_guard<std::mutex> Guard(Lock);
   if (Args[Index].Buffer)
     Args[Index].Buffer->releaseInternal();
@@ -178,7 +211,9 @@ void packArguments(const Device &D, const KernelDesc &Desc,
       continue; // each worker points it at its own local memory
     case KernelArgDesc::Kind::GlobalBuffer:
     case KernelArgDesc::Kind::ConstantBuffer: {
-      void *Address = V.Buffer ? V.Buffer->deviceAddress(D) : nullptr;
+      const void *Address = V.IsSvm    ? V.SvmPointer
+                            : V.Buffer ? V.Buffer->deviceAddress(D)
+                                       : nullptr;
       memcpy(Slot, &Address, sizeof(Address));
       break;
     }
@@ -313,6 +348,17 @@ CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(
   if (NumKernelsRet)
     *NumKernelsRet = static_cast<cl_uint>(Names.size());
   return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel SourceKernel,
+                                                 cl_int *ErrcodeRet) {
+  Kernel *K = castKernel(SourceKernel);
+  if (!K) {
+    setError(ErrcodeRet, WEFT_ERROR(CL_INVALID_KERNEL, "bad kernel"));
+    return nullptr;
+  }
+  setError(ErrcodeRet, CL_SUCCESS);
+  return new Kernel(*K);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel KernelId) {

@@ -13,6 +13,8 @@ namespace weft {
 class Kernel : public _cl_kernel, public RefCounted<Kernel> {
 public:
   Kernel(Program &Prog, const KernelDesc &Desc);
+  /// clCloneKernel: the same kernel with a copy of Source's arguments.
+  explicit Kernel(const Kernel &Source);
   ~Kernel();
 
   Program &program() const { return Prog; }
@@ -24,7 +26,12 @@ public:
     std::vector<unsigned char> Bytes; ///< scalars
     MemObject *Buffer = nullptr;      ///< buffers (null for a NULL buffer)
     size_t LocalSize = 0;             ///< __local pointers
+    bool IsSvm = false;               ///< clSetKernelArgSVMPointer
+    const void *SvmPointer = nullptr;
   };
+
+  /// clSetKernelArgSVMPointer.
+  cl_int setArgSvm(cl_uint Index, const void *Pointer);
 
   cl_int setArg(cl_uint Index, size_t Size, const void *Value);
   /// A consistent copy of the arguments; fails if one is unset.

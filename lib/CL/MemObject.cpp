@@ -4,8 +4,10 @@
 
 #include "CommandQueue.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 
 namespace weft {
 
@@ -285,7 +287,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem M,
   case CL_MEM_OFFSET:
     return Ret(Mem->origin());
   case CL_MEM_USES_SVM_POINTER:
-    return Ret(cl_bool(CL_FALSE));
+    return Ret(cl_bool((Mem->flags() & CL_MEM_USE_HOST_PTR) &&
+                               Mem->context().isSvmPointer(Mem->hostPtr())
+                           ? CL_TRUE
+                           : CL_FALSE));
   case CL_MEM_PROPERTIES:
     return returnVector(Mem->properties(), ParamValueSize, ParamValue,
                         ParamValueSizeRet);
@@ -460,6 +465,290 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(
       Queue->beginCommand(CL_COMMAND_UNMAP_MEM_OBJECT, NumEvents, WaitList);
   Mem->removeMapping();
   holdUntilComplete(E, Mem);
+  return Queue->finishEnqueue(E, EventRet);
+}
+
+} // extern "C"
+
+namespace weft {
+namespace {
+
+/// One side of a strided copy, with the specification's defaults applied.
+struct RectSide {
+  const size_t *Origin;
+  size_t RowPitch, SlicePitch;
+};
+
+/// Applies the pitch defaults and checks the pitch rules of the *Rect
+/// calls; Region is already known to be non-zero.
+cl_int normalizePitches(RectSide &S, const size_t *Region) {
+  if (S.RowPitch == 0)
+    S.RowPitch = Region[0];
+  else if (S.RowPitch < Region[0])
+    return WEFT_ERROR(CL_INVALID_VALUE, "row pitch smaller than region[0]");
+  if (S.SlicePitch == 0)
+    S.SlicePitch = Region[1] * S.RowPitch;
+  else if (S.SlicePitch < Region[1] * S.RowPitch ||
+           S.SlicePitch % S.RowPitch)
+    return WEFT_ERROR(CL_INVALID_VALUE,
+                      "slice pitch smaller than region[1] * row pitch or "
+                      "not a multiple of the row pitch");
+  return CL_SUCCESS;
+}
+
+size_t rectOffset(const RectSide &S) {
+  return S.Origin[2] * S.SlicePitch + S.Origin[1] * S.RowPitch + S.Origin[0];
+}
+
+/// Whether the region at S lies within Size bytes (without overflow).
+bool rectFits(const RectSide &S, const size_t *Region, size_t Size) {
+  // Each term is bounded before it is multiplied, so nothing wraps.
+  for (int I = 0; I < 3; ++I)
+    if (S.Origin[I] > Size || Region[I] > Size)
+      return false;
+  __uint128_t End = static_cast<__uint128_t>(S.Origin[2] + Region[2] - 1) *
+                        S.SlicePitch +
+                    static_cast<__uint128_t>(S.Origin[1] + Region[1] - 1) *
+                        S.RowPitch +
+                    S.Origin[0] + Region[0];
+  return End <= Size;
+}
+
+/// The checks every *BufferRect call shares, in the specification's order.
+cl_int validateRect(CommandQueue *Queue, std::initializer_list<MemObject *> Mems,
+                    const size_t *Region, std::initializer_list<const size_t *> Origins,
+                    cl_uint NumEvents, const cl_event *WaitList) {
+  if (!Queue)
+    return WEFT_ERROR(CL_INVALID_COMMAND_QUEUE, "bad queue");
+  for (MemObject *M : Mems)
+    if (!M)
+      return WEFT_ERROR(CL_INVALID_MEM_OBJECT, "bad buffer");
+  for (MemObject *M : Mems)
+    if (&M->context() != &Queue->context())
+      return WEFT_ERROR(CL_INVALID_CONTEXT, "buffer and queue contexts differ");
+  if (!Region)
+    return WEFT_ERROR(CL_INVALID_VALUE, "region is NULL");
+  for (const size_t *O : Origins)
+    if (!O)
+      return WEFT_ERROR(CL_INVALID_VALUE, "origin is NULL");
+  if (!Region[0] || !Region[1] || !Region[2])
+    return WEFT_ERROR(CL_INVALID_VALUE, "a region dimension is 0");
+  return validateWaitList(NumEvents, WaitList, &Queue->context());
+}
+
+cl_int enqueueHostRect(cl_command_queue Q, cl_mem Buffer, cl_bool Blocking,
+                       const size_t *BufferOrigin, const size_t *HostOrigin,
+                       const size_t *Region, size_t BufferRowPitch,
+                       size_t BufferSlicePitch, size_t HostRowPitch,
+                       size_t HostSlicePitch, const void *Ptr,
+                       cl_uint NumEvents, const cl_event *WaitList,
+                       cl_event *EventRet, bool IsRead) {
+  CommandQueue *Queue = castQueue(Q);
+  MemObject *Mem = castMemObject(Buffer);
+  if (cl_int Err = validateRect(Queue, {Mem}, Region,
+                                {BufferOrigin, HostOrigin}, NumEvents, WaitList))
+    return Err;
+  RectSide Buf{BufferOrigin, BufferRowPitch, BufferSlicePitch};
+  RectSide Host{HostOrigin, HostRowPitch, HostSlicePitch};
+  if (cl_int Err = normalizePitches(Buf, Region))
+    return Err;
+  if (cl_int Err = normalizePitches(Host, Region))
+    return Err;
+  if (!rectFits(Buf, Region, Mem->size()))
+    return WEFT_ERROR(CL_INVALID_VALUE, "region outside the buffer");
+  if (!Ptr)
+    return WEFT_ERROR(CL_INVALID_VALUE, "ptr is NULL");
+  if (IsRead &&
+      (Mem->flags() & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)))
+    return WEFT_ERROR(CL_INVALID_OPERATION, "buffer is not host-readable");
+  if (!IsRead &&
+      (Mem->flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))
+    return WEFT_ERROR(CL_INVALID_OPERATION, "buffer is not host-writable");
+  Event *E = Queue->beginCommand(
+      IsRead ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT,
+      NumEvents, WaitList);
+  Command &Cmd = E->command();
+  char *DeviceStart =
+      static_cast<char *>(Mem->deviceAddress(Queue->device())) + rectOffset(Buf);
+  char *HostStart =
+      static_cast<char *>(const_cast<void *>(Ptr)) + rectOffset(Host);
+  Cmd.Kind = IsRead ? CommandKind::ReadBufferRect : CommandKind::WriteBufferRect;
+  Cmd.Src = IsRead ? DeviceStart : HostStart;
+  Cmd.Dst = IsRead ? HostStart : DeviceStart;
+  std::copy(Region, Region + 3, Cmd.Rect.Region);
+  const RectSide &From = IsRead ? Buf : Host, &To = IsRead ? Host : Buf;
+  Cmd.Rect.SrcRowPitch = From.RowPitch;
+  Cmd.Rect.SrcSlicePitch = From.SlicePitch;
+  Cmd.Rect.DstRowPitch = To.RowPitch;
+  Cmd.Rect.DstSlicePitch = To.SlicePitch;
+  holdUntilComplete(E, Mem);
+  return Queue->finishEnqueue(E, EventRet, Blocking);
+}
+
+} // namespace
+} // namespace weft
+
+extern "C" {
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBufferRect(
+    cl_command_queue Q, cl_mem Buffer, cl_bool Blocking,
+    const size_t *BufferOrigin, const size_t *HostOrigin, const size_t *Region,
+    size_t BufferRowPitch, size_t BufferSlicePitch, size_t HostRowPitch,
+    size_t HostSlicePitch, void *Ptr, cl_uint NumEvents,
+    const cl_event *WaitList, cl_event *EventRet) {
+  return enqueueHostRect(Q, Buffer, Blocking, BufferOrigin, HostOrigin, Region,
+                         BufferRowPitch, BufferSlicePitch, HostRowPitch,
+                         HostSlicePitch, Ptr, NumEvents, WaitList, EventRet,
+                         /*IsRead=*/true);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBufferRect(
+    cl_command_queue Q, cl_mem Buffer, cl_bool Blocking,
+    const size_t *BufferOrigin, const size_t *HostOrigin, const size_t *Region,
+    size_t BufferRowPitch, size_t BufferSlicePitch, size_t HostRowPitch,
+    size_t HostSlicePitch, const void *Ptr, cl_uint NumEvents,
+    const cl_event *WaitList, cl_event *EventRet) {
+  return enqueueHostRect(Q, Buffer, Blocking, BufferOrigin, HostOrigin, Region,
+                         BufferRowPitch, BufferSlicePitch, HostRowPitch,
+                         HostSlicePitch, Ptr, NumEvents, WaitList, EventRet,
+                         /*IsRead=*/false);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
+    cl_command_queue Q, cl_mem SrcBuffer, cl_mem DstBuffer,
+    const size_t *SrcOrigin, const size_t *DstOrigin, const size_t *Region,
+    size_t SrcRowPitch, size_t SrcSlicePitch, size_t DstRowPitch,
+    size_t DstSlicePitch, cl_uint NumEvents, const cl_event *WaitList,
+    cl_event *EventRet) {
+  CommandQueue *Queue = castQueue(Q);
+  MemObject *Src = castMemObject(SrcBuffer);
+  MemObject *Dst = castMemObject(DstBuffer);
+  if (cl_int Err = validateRect(Queue, {Src, Dst}, Region,
+                                {SrcOrigin, DstOrigin}, NumEvents, WaitList))
+    return Err;
+  RectSide From{SrcOrigin, SrcRowPitch, SrcSlicePitch};
+  RectSide To{DstOrigin, DstRowPitch, DstSlicePitch};
+  if (cl_int Err = normalizePitches(From, Region))
+    return Err;
+  if (cl_int Err = normalizePitches(To, Region))
+    return Err;
+  if (!rectFits(From, Region, Src->size()) || !rectFits(To, Region, Dst->size()))
+    return WEFT_ERROR(CL_INVALID_VALUE, "region outside a buffer");
+  if (Src == Dst) {
+    if (From.RowPitch != To.RowPitch || From.SlicePitch != To.SlicePitch)
+      return WEFT_ERROR(CL_INVALID_VALUE,
+                        "same buffer with different pitches");
+    // With equal pitches the two boxes overlap exactly when they overlap
+    // along every axis.
+    bool Overlap = true;
+    for (int I = 0; I < 3; ++I) {
+      size_t A = SrcOrigin[I], B = DstOrigin[I];
+      if ((A < B ? B - A : A - B) >= Region[I])
+        Overlap = false;
+    }
+    if (Overlap)
+      return WEFT_ERROR(CL_MEM_COPY_OVERLAP, "source and destination overlap");
+  }
+  Event *E =
+      Queue->beginCommand(CL_COMMAND_COPY_BUFFER_RECT, NumEvents, WaitList);
+  Command &Cmd = E->command();
+  Cmd.Kind = CommandKind::CopyBufferRect;
+  Cmd.Src = static_cast<char *>(Src->deviceAddress(Queue->device())) +
+            rectOffset(From);
+  Cmd.Dst = static_cast<char *>(Dst->deviceAddress(Queue->device())) +
+            rectOffset(To);
+  std::copy(Region, Region + 3, Cmd.Rect.Region);
+  Cmd.Rect.SrcRowPitch = From.RowPitch;
+  Cmd.Rect.SrcSlicePitch = From.SlicePitch;
+  Cmd.Rect.DstRowPitch = To.RowPitch;
+  Cmd.Rect.DstSlicePitch = To.SlicePitch;
+  holdUntilComplete(E, Src);
+  holdUntilComplete(E, Dst);
+  return Queue->finishEnqueue(E, EventRet);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(
+    cl_command_queue Q, cl_uint NumMemObjects, const cl_mem *MemObjects,
+    cl_mem_migration_flags Flags, cl_uint NumEvents, const cl_event *WaitList,
+    cl_event *EventRet) {
+  CommandQueue *Queue = castQueue(Q);
+  if (!Queue)
+    return WEFT_ERROR(CL_INVALID_COMMAND_QUEUE, "bad queue");
+  if (NumMemObjects == 0 || !MemObjects)
+    return WEFT_ERROR(CL_INVALID_VALUE, "no memory objects");
+  std::vector<MemObject *> Mems;
+  for (cl_uint I = 0; I < NumMemObjects; ++I) {
+    MemObject *M = castMemObject(MemObjects[I]);
+    if (!M)
+      return WEFT_ERROR(CL_INVALID_MEM_OBJECT, "bad memory object");
+    if (&M->context() != &Queue->context())
+      return WEFT_ERROR(CL_INVALID_CONTEXT, "memory object of another context");
+    Mems.push_back(M);
+  }
+  if (Flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST |
+                                      CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
+    return WEFT_ERROR(CL_INVALID_VALUE, "unknown migration flags");
+  if (cl_int Err = validateWaitList(NumEvents, WaitList, &Queue->context()))
+    return Err;
+  // Every device of a context works in the same host memory, so there is
+  // nothing to move; the command still orders like any other.
+  Event *E =
+      Queue->beginCommand(CL_COMMAND_MIGRATE_MEM_OBJECTS, NumEvents, WaitList);
+  for (MemObject *M : Mems)
+    holdUntilComplete(E, M);
+  return Queue->finishEnqueue(E, EventRet);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueNativeKernel(
+    cl_command_queue Q, void(CL_CALLBACK *UserFunc)(void *), void *Args,
+    size_t CbArgs, cl_uint NumMemObjects, const cl_mem *MemList,
+    const void **ArgsMemLoc, cl_uint NumEvents, const cl_event *WaitList,
+    cl_event *EventRet) {
+  CommandQueue *Queue = castQueue(Q);
+  if (!Queue)
+    return WEFT_ERROR(CL_INVALID_COMMAND_QUEUE, "bad queue");
+  if (!UserFunc)
+    return WEFT_ERROR(CL_INVALID_VALUE, "user_func is NULL");
+  if ((!Args && (CbArgs || NumMemObjects)) || (Args && !CbArgs))
+    return WEFT_ERROR(CL_INVALID_VALUE, "args and cb_args disagree");
+  if ((NumMemObjects == 0) != (MemList == nullptr) ||
+      (NumMemObjects == 0) != (ArgsMemLoc == nullptr))
+    return WEFT_ERROR(CL_INVALID_VALUE,
+                      "num_mem_objects, mem_list and args_mem_loc disagree");
+  std::vector<MemObject *> Mems;
+  for (cl_uint I = 0; I < NumMemObjects; ++I) {
+    MemObject *M = castMemObject(MemList[I]);
+    if (!M)
+      return WEFT_ERROR(CL_INVALID_MEM_OBJECT, "bad memory object");
+    if (&M->context() != &Queue->context())
+      return WEFT_ERROR(CL_INVALID_CONTEXT, "memory object of another context");
+    // Each location must be a pointer-sized slot inside the block.
+    auto *Loc = static_cast<const unsigned char *>(ArgsMemLoc[I]);
+    auto *Begin = static_cast<const unsigned char *>(Args);
+    if (Loc < Begin || Loc + sizeof(void *) > Begin + CbArgs)
+      return WEFT_ERROR(CL_INVALID_VALUE, "args_mem_loc outside args");
+    Mems.push_back(M);
+  }
+  if (!(Queue->device().description().ExecCapabilities & CL_EXEC_NATIVE_KERNEL))
+    return WEFT_ERROR(CL_INVALID_OPERATION,
+                      "the device cannot execute native kernels");
+  if (cl_int Err = validateWaitList(NumEvents, WaitList, &Queue->context()))
+    return Err;
+  Event *E = Queue->beginCommand(CL_COMMAND_NATIVE_KERNEL, NumEvents, WaitList);
+  Command &Cmd = E->command();
+  Cmd.Kind = CommandKind::NativeKernel;
+  Cmd.Native.Fn = UserFunc;
+  Cmd.Native.Args.assign(static_cast<const unsigned char *>(Args),
+                         static_cast<const unsigned char *>(Args) + CbArgs);
+  // The function finds, where the application put each cl_mem in its
+  // block, a pointer to the memory object's storage.
+  for (cl_uint I = 0; I < NumMemObjects; ++I) {
+    size_t At = static_cast<const unsigned char *>(ArgsMemLoc[I]) -
+                static_cast<const unsigned char *>(Args);
+    void *Address = Mems[I]->deviceAddress(Queue->device());
+    memcpy(Cmd.Native.Args.data() + At, &Address, sizeof(Address));
+    holdUntilComplete(E, Mems[I]);
+  }
   return Queue->finishEnqueue(E, EventRet);
 }
 

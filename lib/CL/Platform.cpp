@@ -29,6 +29,60 @@ cl_name_version nameVersion(const char *Name, cl_version Version) {
 Device::Device(Platform &P, std::unique_ptr<DeviceDriver> D)
     : _cl_device_id(ObjectKind::Device), ThePlatform(P), Driver(std::move(D)) {}
 
+Device::Device(Device &P, std::unique_ptr<DeviceDriver> D,
+               std::vector<cl_device_partition_property> Type)
+    : _cl_device_id(ObjectKind::Device), ThePlatform(P.ThePlatform),
+      Driver(std::move(D)), Parent(&P), PartitionType(std::move(Type)) {
+  Parent->retainInternal();
+}
+
+Device::~Device() {
+  Driver.reset(); // joins the sub-device's threads
+  if (Parent)
+    Parent->releaseInternal();
+}
+
+void Device::retain() {
+  if (!Parent)
+    return;
+  ExternalRefs.fetch_add(1);
+  TotalRefs.fetch_add(1);
+}
+
+void Device::release() {
+  if (!Parent)
+    return;
+  ExternalRefs.fetch_sub(1);
+  releaseInternal();
+}
+
+void Device::retainInternal() {
+  if (Parent)
+    TotalRefs.fetch_add(1);
+}
+
+void Device::releaseInternal() {
+  if (Parent && TotalRefs.fetch_sub(1) == 1) {
+    Kind = ObjectKind::Dead;
+    ThePlatform.retire(this);
+  }
+}
+
+void Platform::retire(Device *D) {
+  std::lock_guard<std::mutex> Guard(RetiredLock);
+  Retired.push_back(D);
+}
+
+void Platform::collectRetired() {
+  std::vector<Device *> Doomed;
+  {
+    std::lock_guard<std::mutex> Guard(RetiredLock);
+    Doomed.swap(Retired);
+  }
+  for (Device *D : Doomed)
+    delete D;
+}
+
 static std::vector<std::string> requestedDriverNames() {
   std::vector<std::string> Names;
   const char *Spec = getenv("WEFT_DEVICES");
@@ -91,7 +145,8 @@ Platform *castPlatform(cl_platform_id P) {
 Device *castDevice(cl_device_id D) {
   if (!D || D->Kind != ObjectKind::Device)
     return nullptr;
-  return static_cast<Device *>(D);
+  Device *Dev = static_cast<Device *>(D);
+  return Dev->isAlive() ? Dev : nullptr;
 }
 
 } // namespace weft

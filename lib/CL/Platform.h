@@ -12,7 +12,9 @@
 
 #include "weft/device.h"
 
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -20,20 +22,42 @@ namespace weft {
 
 class Platform;
 
+/// A root device lives as long as the platform; a sub-device
+/// (clCreateSubDevices) is reference counted like other objects, its
+/// contexts holding internal references.
 class Device : public _cl_device_id {
 public:
   Device(Platform &P, std::unique_ptr<DeviceDriver> D);
+  /// A sub-device of Parent, created by the partition Type.
+  Device(Device &Parent, std::unique_ptr<DeviceDriver> D,
+         std::vector<cl_device_partition_property> Type);
+  ~Device();
 
   DeviceDriver &driver() const { return *Driver; }
   const DeviceDescription &description() const {
     return Driver->description();
   }
   Platform &platform() const { return ThePlatform; }
-  bool isAlive() const { return true; }
+  Device *parent() const { return Parent; }
+  const std::vector<cl_device_partition_property> &partitionType() const {
+    return PartitionType;
+  }
+  bool isAlive() const { return !Parent || ExternalRefs.load() > 0; }
+
+  // Reference counts; no-ops on root devices.
+  void retain();
+  void release();
+  void retainInternal();
+  void releaseInternal();
+  cl_uint referenceCount() const { return Parent ? ExternalRefs.load() : 1; }
 
 private:
   Platform &ThePlatform;
   std::unique_ptr<DeviceDriver> Driver;
+  Device *Parent = nullptr;
+  std::vector<cl_device_partition_property> PartitionType;
+  std::atomic<cl_uint> ExternalRefs{1};
+  std::atomic<cl_uint> TotalRefs{1};
 };
 
 class Platform : public _cl_platform_id {
@@ -49,9 +73,20 @@ public:
   std::string version() const;
   std::vector<cl_name_version> extensions() const;
 
+  /// Takes a sub-device nobody references any more. It is destroyed later,
+  /// by collectRetired() on an application thread: the last reference may
+  /// go on one of the sub-device's own worker threads, which cannot join
+  /// itself.
+  void retire(Device *D);
+  /// Destroys retired sub-devices (from clCreateSubDevices and
+  /// clReleaseDevice, i.e. on application threads).
+  void collectRetired();
+
 private:
   Platform();
   std::vector<Device *> Devices;
+  std::mutex RetiredLock;
+  std::vector<Device *> Retired;
 };
 
 Platform *castPlatform(cl_platform_id P);

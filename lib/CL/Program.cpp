@@ -2,13 +2,40 @@
 
 #include "Program.h"
 
+#include "ProgramBinary.h"
+
 #include <algorithm>
 
 namespace weft {
 
 Program::Program(Context &C, std::string S)
-    : _cl_program(ObjectKind::Program), Ctx(C), Source(std::move(S)) {
+    : _cl_program(ObjectKind::Program), Ctx(C), Source(std::move(S)),
+      Devices(C.devices()) {
   Ctx.retainInternal();
+}
+
+Program::Program(Context &C, std::map<const Device *, LoadedBinary> B)
+    : _cl_program(ObjectKind::Program), Ctx(C), FromBinary(true),
+      Binaries(std::move(B)) {
+  Ctx.retainInternal();
+  // In the order of the context, which is the order the application gave.
+  for (Device *D : C.devices())
+    if (Binaries.count(D))
+      Devices.push_back(D);
+}
+
+std::string Program::binaryFor(const Device &D) const {
+  std::shared_ptr<const ProgramBuild> Built = buildFor(D);
+  if (!Built) {
+    // Not built yet: a program from a binary still has its binary.
+    auto It = Binaries.find(&D);
+    if (It == Binaries.end())
+      return {};
+    return serializeProgramBinary(*It->second.Build, It->second.Options,
+                                  D.description().Target);
+  }
+  return serializeProgramBinary(*Built, buildOptions(D),
+                                D.description().Target);
 }
 
 Program::~Program() { Ctx.releaseInternal(); }
@@ -19,6 +46,11 @@ static std::string targetKey(const TargetDesc &T) {
 
 cl_int Program::build(const std::vector<Device *> &Devices,
                       const std::string &Options) {
+  if (FromBinary)
+    for (Device *D : Devices)
+      if (!Binaries.count(D))
+        return WEFT_ERROR(CL_INVALID_BINARY,
+                          "no binary was loaded for a listed device");
   {
     std::lock_guard<std::mutex> Guard(Lock);
     if (Building)
@@ -30,14 +62,19 @@ cl_int Program::build(const std::vector<Device *> &Devices,
       DeviceBuild &B = Builds[D];
       B = DeviceBuild();
       B.Status = CL_BUILD_IN_PROGRESS;
-      B.Options = Options;
+      B.Options = FromBinary ? Binaries.at(D).Options : Options;
     }
   }
-  // One compilation per distinct target.
+  // One compilation per distinct target. A program from binaries needs no
+  // compilation: its builds were checked for the device when loaded.
   std::map<std::string, std::shared_ptr<const ProgramBuild>> ByTarget;
   for (Device *D : Devices) {
     const TargetDesc &Target = D->description().Target;
     auto &Slot = ByTarget[targetKey(Target)];
+    if (FromBinary) {
+      Slot = Binaries.at(D).Build;
+      continue;
+    }
     if (!Slot) {
       WEFT_LOG(DebugCompile, "building program %p for %s",
                static_cast<void *>(this), D->description().Name.c_str());
@@ -163,13 +200,15 @@ static cl_int selectDevices(Program &P, cl_uint NumDevices,
   if ((NumDevices == 0) != (DeviceList == nullptr))
     return WEFT_ERROR(CL_INVALID_VALUE, "num_devices and device_list disagree");
   if (!DeviceList) {
-    Out = P.context().devices();
+    Out = P.devices();
     return CL_SUCCESS;
   }
+  const std::vector<Device *> &Mine = P.devices();
   for (cl_uint I = 0; I < NumDevices; ++I) {
     Device *D = castDevice(DeviceList[I]);
-    if (!D || !P.context().hasDevice(D))
-      return WEFT_ERROR(CL_INVALID_DEVICE, "device not in the context");
+    if (!D || std::find(Mine.begin(), Mine.end(), D) == Mine.end())
+      return WEFT_ERROR(CL_INVALID_DEVICE,
+                        "device not associated with the program");
     Out.push_back(D);
   }
   return CL_SUCCESS;
@@ -206,6 +245,60 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(
   }
   setError(ErrcodeRet, CL_SUCCESS);
   return new Program(*Ctx, std::move(Source));
+}
+
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
+    cl_context C, cl_uint NumDevices, const cl_device_id *DeviceList,
+    const size_t *Lengths, const unsigned char **Binaries,
+    cl_int *BinaryStatus, cl_int *ErrcodeRet) {
+  auto Fail = [&](cl_int Err) -> cl_program {
+    setError(ErrcodeRet, Err);
+    return nullptr;
+  };
+  Context *Ctx = castContext(C);
+  if (!Ctx)
+    return Fail(WEFT_ERROR(CL_INVALID_CONTEXT, "bad context"));
+  if (NumDevices == 0 || !DeviceList)
+    return Fail(WEFT_ERROR(CL_INVALID_VALUE, "no devices"));
+  std::vector<Device *> Devices;
+  for (cl_uint I = 0; I < NumDevices; ++I) {
+    Device *D = castDevice(DeviceList[I]);
+    if (!D || !Ctx->hasDevice(D))
+      return Fail(WEFT_ERROR(CL_INVALID_DEVICE, "device not in the context"));
+    if (std::find(Devices.begin(), Devices.end(), D) != Devices.end())
+      return Fail(WEFT_ERROR(CL_INVALID_DEVICE, "device listed twice"));
+    Devices.push_back(D);
+  }
+  if (!Lengths || !Binaries)
+    return Fail(WEFT_ERROR(CL_INVALID_VALUE, "lengths or binaries is NULL"));
+  cl_int Result = CL_SUCCESS;
+  std::map<const Device *, Program::LoadedBinary> Loaded;
+  for (cl_uint I = 0; I < NumDevices; ++I) {
+    cl_int Status = CL_SUCCESS;
+    if (!Lengths[I] || !Binaries[I]) {
+      Status = WEFT_ERROR(CL_INVALID_VALUE, "empty or NULL binary");
+    } else {
+      std::string Why;
+      Program::LoadedBinary B;
+      B.Build = deserializeProgramBinary(Binaries[I], Lengths[I],
+                                         Devices[I]->description().Target,
+                                         B.Options, Why);
+      if (B.Build)
+        Loaded[Devices[I]] = std::move(B);
+      else
+        Status = apiError(__func__, CL_INVALID_BINARY, Why.c_str());
+    }
+    if (BinaryStatus)
+      BinaryStatus[I] = Status;
+    // CL_INVALID_VALUE outranks CL_INVALID_BINARY in the error list.
+    if (Status == CL_INVALID_VALUE || Result == CL_SUCCESS)
+      if (Status != CL_SUCCESS && Result != CL_INVALID_VALUE)
+        Result = Status;
+  }
+  if (Result != CL_SUCCESS)
+    return Fail(Result);
+  setError(ErrcodeRet, CL_SUCCESS);
+  return new Program(*Ctx, std::move(Loaded));
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program P) {
@@ -251,7 +344,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program P,
   Program *Prog = castProgram(P);
   if (!Prog)
     return WEFT_ERROR(CL_INVALID_PROGRAM, "bad program");
-  const std::vector<Device *> &Devices = Prog->context().devices();
+  const std::vector<Device *> &Devices = Prog->devices();
   auto Ret = [&](const auto &V) {
     return returnValue(V, ParamValueSize, ParamValue, ParamValueSizeRet);
   };
@@ -274,10 +367,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program P,
                       ParamValueSizeRet);
   case CL_PROGRAM_BINARY_SIZES: {
     std::vector<size_t> Sizes;
-    for (Device *D : Devices) {
-      auto Built = Prog->buildFor(*D);
-      Sizes.push_back(Built ? Built->Bitcode.size() : 0);
-    }
+    for (Device *D : Devices)
+      Sizes.push_back(Prog->binaryFor(*D).size());
     return returnVector(Sizes, ParamValueSize, ParamValue, ParamValueSizeRet);
   }
   case CL_PROGRAM_BINARIES: {
@@ -285,12 +376,13 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program P,
     if (ParamValue) {
       if (ParamValueSize < Needed)
         return WEFT_ERROR(CL_INVALID_VALUE, "param_value too small");
+      // Entries the application left NULL are skipped, as specified.
       auto **Out = static_cast<unsigned char **>(ParamValue);
-      for (size_t I = 0; I < Devices.size(); ++I) {
-        auto Built = Prog->buildFor(*Devices[I]);
-        if (Out[I] && Built)
-          memcpy(Out[I], Built->Bitcode.data(), Built->Bitcode.size());
-      }
+      for (size_t I = 0; I < Devices.size(); ++I)
+        if (Out[I]) {
+          std::string Binary = Prog->binaryFor(*Devices[I]);
+          memcpy(Out[I], Binary.data(), Binary.size());
+        }
     }
     if (ParamValueSizeRet)
       *ParamValueSizeRet = Needed;
@@ -323,8 +415,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(
   if (!Prog)
     return WEFT_ERROR(CL_INVALID_PROGRAM, "bad program");
   Device *D = castDevice(DeviceId);
-  if (!D || !Prog->context().hasDevice(D))
-    return WEFT_ERROR(CL_INVALID_DEVICE, "device not in the context");
+  const std::vector<Device *> &Mine = Prog->devices();
+  if (!D || std::find(Mine.begin(), Mine.end(), D) == Mine.end())
+    return WEFT_ERROR(CL_INVALID_DEVICE,
+                      "device not associated with the program");
   switch (ParamName) {
   case CL_PROGRAM_BUILD_STATUS:
     return returnValue<cl_build_status>(Prog->buildStatus(*D), ParamValueSize,
@@ -337,8 +431,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(
                         ParamValueSizeRet);
   case CL_PROGRAM_BINARY_TYPE:
     return returnValue<cl_program_binary_type>(
-        Prog->buildFor(*D) ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-                           : CL_PROGRAM_BINARY_TYPE_NONE,
+        Prog->buildFor(*D) || Prog->isFromBinary()
+            ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+            : CL_PROGRAM_BINARY_TYPE_NONE,
         ParamValueSize, ParamValue, ParamValueSizeRet);
   case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
     return returnValue<size_t>(0, ParamValueSize, ParamValue,

@@ -26,7 +26,20 @@ namespace weft {
 class Program : public _cl_program, public RefCounted<Program> {
 public:
   Program(Context &Ctx, std::string Source);
+  /// clCreateProgramWithBinary: one validated build per device, with the
+  /// options it was built with.
+  struct LoadedBinary {
+    std::shared_ptr<const ProgramBuild> Build;
+    std::string Options;
+  };
+  Program(Context &Ctx, std::map<const Device *, LoadedBinary> Binaries);
   ~Program();
+
+  bool isFromBinary() const { return FromBinary; }
+  /// The CL_PROGRAM_BINARIES entry for D: empty unless D has a build.
+  std::string binaryFor(const Device &D) const;
+  /// The devices the program is associated with (CL_PROGRAM_DEVICES).
+  const std::vector<Device *> &devices() const { return Devices; }
 
   Context &context() const { return Ctx; }
   const std::string &source() const { return Source; }
@@ -68,6 +81,9 @@ private:
 
   Context &Ctx;
   std::string Source;
+  bool FromBinary = false;
+  std::vector<Device *> Devices;
+  std::map<const Device *, LoadedBinary> Binaries;
   mutable std::mutex Lock;
   std::map<const Device *, DeviceBuild> Builds;
   bool Building = false;

@@ -10,13 +10,15 @@
 //      libm -> the launcher's address.
 //
 // One LLJIT for the process, created on first use and never destroyed (a
-// WorkGroupFunction may outlive static destructors). Each compile adds its
-// object under its own ResourceTracker, owned by WorkGroupFunction::Code:
-// the code is freed when the last copy of the WorkGroupFunction goes away.
-// Launcher symbols get a per-compile suffix so compiles never clash.
+// WorkGroupFunction may outlive static destructors). Each object, freshly
+// compiled or read from the kernel cache (KernelCache.h), is loaded into a
+// JITDylib of its own, owned by WorkGroupFunction::Code: the code is freed
+// when the last copy of the WorkGroupFunction goes away, and objects never
+// clash over symbol names, whichever process first compiled them.
 //
 //===----------------------------------------------------------------------===//
 #include "CompilerInternals.h"
+#include "KernelCache.h"
 #include "KernelUtils.h"
 #include "ParallelRegions.h"
 #include "WeftPasses.h"
@@ -171,14 +173,52 @@ JIT &getJIT() {
   return *Instance;
 }
 
-/// What WorkGroupFunction::Code holds: removing the tracker frees the code.
+/// What WorkGroupFunction::Code holds: removing the JITDylib frees the code.
 struct LoadedCode {
-  orc::ResourceTrackerSP Tracker;
+  orc::JITDylib *Dylib = nullptr;
   ~LoadedCode() {
-    if (Tracker)
-      consumeError(Tracker->remove());
+    if (!Dylib)
+      return;
+    JIT &J = getJIT();
+    std::lock_guard<std::mutex> Guard(J.Lock);
+    consumeError(J.Jit->getExecutionSession().removeJITDylib(*Dylib));
   }
 };
+
+/// Loads a relocatable object and points Result at its launcher Symbol.
+bool loadObject(StringRef Object, const std::string &Symbol,
+                WorkGroupFunction &Result, std::string &Error) {
+  JIT &J = getJIT();
+  if (!J.Jit) {
+    Error = "cannot create the in-process loader: " + J.Error;
+    return false;
+  }
+  static std::atomic<uint64_t> Serial{0};
+  auto Code = std::make_shared<LoadedCode>();
+  std::lock_guard<std::mutex> Guard(J.Lock);
+  Expected<orc::JITDylib &> Dylib =
+      J.Jit->createJITDylib(formatv("weft.{0}", Serial++).str());
+  if (!Dylib) {
+    Error = "cannot load the kernel's code: " + toString(Dylib.takeError());
+    return false;
+  }
+  Code->Dylib = &*Dylib;
+  // The main JITDylib resolves libm and process symbols.
+  Dylib->addToLinkOrder(J.Jit->getMainJITDylib());
+  auto Buffer = MemoryBuffer::getMemBufferCopy(Object, Symbol);
+  if (llvm::Error Err = J.Jit->addObjectFile(*Dylib, std::move(Buffer))) {
+    Error = "cannot load the kernel's code: " + toString(std::move(Err));
+    return false;
+  }
+  Expected<orc::ExecutorAddr> Addr = J.Jit->lookup(*Dylib, Symbol);
+  if (!Addr) {
+    Error = "cannot link the kernel's code: " + toString(Addr.takeError());
+    return false;
+  }
+  Result.Launch = Addr->toPtr<LauncherFn>();
+  Result.Code = std::static_pointer_cast<void>(Code);
+  return true;
+}
 
 std::unique_ptr<TargetMachine> createTargetMachine(const TargetDesc &Target,
                                                    std::string &Error) {
@@ -202,7 +242,7 @@ void instrumentForDebug(PassInstrumentationCallbacks &PIC) {
     std::string Unit;
     if (const auto *F = llvm::any_cast<const Function *>(&IR))
       Unit = (*F)->getName().str();
-    else if (const auto *L = llvm::any_cast<const Loop *>(&IR))
+    else if (llvm::any_cast<const Loop *>(&IR))
       Unit = "loop";
     else
       Unit = "module";
@@ -315,6 +355,28 @@ WorkGroupFunction compileWorkGroupFunction(const std::string &Bitcode,
       return Result;
     }
 
+  KernelCache &Cache = KernelCache::get();
+  KernelCache::Key CacheKey{};
+  if (Cache.enabled()) {
+    CacheKey = KernelCache::makeKey(Bitcode, Kernel, LocalSize, Target);
+    CachedWorkGroupFunction Hit;
+    // Whoever asks for the IR wants it produced, not restored.
+    const char *DumpDir = getenv("WEFT_DUMP_IR");
+    bool Dumping = DumpDir && *DumpDir;
+    if (!Dumping && Cache.lookup(CacheKey, Hit) &&
+        loadObject(Hit.Object, Hit.Symbol, Result, Error)) {
+      Result.PrivateArenaSize = Hit.PrivateArenaSize;
+      Result.PrivateMemPerWorkItem = Hit.PrivateMemPerWorkItem;
+      WEFT_LOG(DebugCompile,
+               "work-group function of '%s' for %zux%zux%zu from the kernel "
+               "cache: %.3f s",
+               Kernel.c_str(), LocalSize[0], LocalSize[1], LocalSize[2],
+               secondsSince(Start));
+      return Result;
+    }
+    Error.clear();
+  }
+
   LLVMContext Context;
   Expected<std::unique_ptr<Module>> Parsed = parseBitcodeFile(
       MemoryBufferRef(StringRef(Bitcode), "program"), Context);
@@ -359,10 +421,7 @@ WorkGroupFunction compileWorkGroupFunction(const std::string &Bitcode,
   Result.PrivateMemPerWorkItem =
       privateMemory(*L) + Result.PrivateArenaSize / WorkItems;
 
-  // Unique within the process, whatever else is loaded.
-  static std::atomic<uint64_t> Serial{0};
-  std::string Symbol = formatv("{0}.{1}", Launcher, Serial++).str();
-  L->setName(Symbol);
+  std::string Symbol = Launcher;
   dumpIR(M, Kernel + "-final");
 
   SmallVector<char, 0> Object;
@@ -370,31 +429,12 @@ WorkGroupFunction compileWorkGroupFunction(const std::string &Bitcode,
     return Result;
   WEFT_LOG(DebugCompile, "code generation for '%s': %zu bytes of object",
            Kernel.c_str(), Object.size());
-
-  JIT &J = getJIT();
-  if (!J.Jit) {
-    Error = "cannot create the in-process loader: " + J.Error;
+  StringRef ObjectBytes(Object.data(), Object.size());
+  if (!loadObject(ObjectBytes, Symbol, Result, Error))
     return Result;
-  }
-  auto Code = std::make_shared<LoadedCode>();
-  {
-    std::lock_guard<std::mutex> Guard(J.Lock);
-    orc::JITDylib &Main = J.Jit->getMainJITDylib();
-    Code->Tracker = Main.createResourceTracker();
-    auto Buffer = MemoryBuffer::getMemBufferCopy(
-        StringRef(Object.data(), Object.size()), Symbol);
-    if (llvm::Error Err = J.Jit->addObjectFile(Code->Tracker, std::move(Buffer))) {
-      Error = "cannot load the kernel's code: " + toString(std::move(Err));
-      return Result;
-    }
-    Expected<orc::ExecutorAddr> Addr = J.Jit->lookup(Main, Symbol);
-    if (!Addr) {
-      Error = "cannot link the kernel's code: " + toString(Addr.takeError());
-      return Result;
-    }
-    Result.Launch = Addr->toPtr<LauncherFn>();
-  }
-  Result.Code = std::static_pointer_cast<void>(Code);
+  if (Cache.enabled())
+    Cache.store(CacheKey, {Symbol, ObjectBytes.str(), Result.PrivateArenaSize,
+                           Result.PrivateMemPerWorkItem});
   WEFT_LOG(DebugCompile, "work-group function %s for %zux%zux%zu: %.3f s",
            Symbol.c_str(), LocalSize[0], LocalSize[1], LocalSize[2],
            secondsSince(Start));

@@ -1,0 +1,213 @@
+//===- ProgramBinary.cpp - The program binary format -----------------------===//
+//
+// Little-endian fixed-width integers and length-prefixed strings; see
+// ProgramBinary.h for the layout. The checksum covers the whole payload,
+// so a flipped byte anywhere is caught before any field is trusted; the
+// reader still checks every length against what is left.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ProgramBinary.h"
+
+#include <cstdint>
+#include <cstring>
+
+namespace weft {
+namespace {
+
+constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'B', 'I', 'N', '\0'};
+/// Bump when the layout changes: older binaries are then refused.
+constexpr uint32_t FormatVersion = 1;
+constexpr size_t HeaderSize = sizeof(Magic) + 4 + 8 + 8;
+
+uint64_t fnv1a(const unsigned char *Data, size_t Size) {
+  uint64_t Hash = 0xcbf29ce484222325ull;
+  for (size_t I = 0; I < Size; ++I) {
+    Hash ^= Data[I];
+    Hash *= 0x100000001b3ull;
+  }
+  return Hash;
+}
+
+class Writer {
+public:
+  void u32(uint32_t V) { raw(&V, sizeof(V)); }
+  void u64(uint64_t V) { raw(&V, sizeof(V)); }
+  void str(const std::string &S) {
+    u64(S.size());
+    Out.append(S);
+  }
+  void raw(const void *P, size_t N) {
+    Out.append(static_cast<const char *>(P), N);
+  }
+  std::string Out;
+};
+
+class Reader {
+public:
+  Reader(const unsigned char *D, size_t S) : Data(D), Size(S) {}
+  bool u32(uint32_t &V) { return raw(&V, sizeof(V)); }
+  bool u64(uint64_t &V) { return raw(&V, sizeof(V)); }
+  bool size(size_t &V) {
+    uint64_t W;
+    if (!u64(W))
+      return false;
+    V = static_cast<size_t>(W);
+    return true;
+  }
+  bool str(std::string &S) {
+    uint64_t N;
+    if (!u64(N) || N > Size - Pos)
+      return false;
+    S.assign(reinterpret_cast<const char *>(Data + Pos), N);
+    Pos += N;
+    return true;
+  }
+  bool raw(void *P, size_t N) {
+    if (N > Size - Pos)
+      return false;
+    memcpy(P, Data + Pos, N);
+    Pos += N;
+    return true;
+  }
+  bool atEnd() const { return Pos == Size; }
+
+private:
+  const unsigned char *Data;
+  size_t Size;
+  size_t Pos = 0;
+};
+
+void writeTarget(Writer &W, const TargetDesc &T) {
+  W.str(T.Triple);
+  W.str(T.CPU);
+  W.str(T.Features);
+  W.u32(T.SimdBytes);
+}
+
+} // namespace
+
+std::string serializeProgramBinary(const ProgramBuild &Build,
+                                   const std::string &Options,
+                                   const TargetDesc &Target) {
+  Writer P;
+  P.str(WEFT_VERSION_STRING);
+  writeTarget(P, Target);
+  P.str(Options);
+  P.u32(static_cast<uint32_t>(Build.Kernels.size()));
+  for (const KernelDesc &K : Build.Kernels) {
+    P.str(K.Name);
+    P.u32(static_cast<uint32_t>(K.Args.size()));
+    for (const KernelArgDesc &A : K.Args) {
+      P.u32(static_cast<uint32_t>(A.ArgKind));
+      P.u64(A.Size);
+      P.u64(A.Alignment);
+      P.str(A.Name);
+      P.str(A.TypeName);
+      P.u32(A.AddressQualifier);
+      P.u32(A.AccessQualifier);
+      P.u64(A.TypeQualifier);
+    }
+    for (size_t V : K.ReqdWorkGroupSize)
+      P.u64(V);
+    for (size_t V : K.WorkGroupSizeHint)
+      P.u64(V);
+    P.str(K.Attributes);
+    P.u64(K.StaticLocalMemSize);
+  }
+  P.str(Build.Bitcode);
+
+  Writer Header;
+  Header.raw(Magic, sizeof(Magic));
+  Header.u32(FormatVersion);
+  Header.u64(P.Out.size());
+  Header.u64(fnv1a(reinterpret_cast<const unsigned char *>(P.Out.data()),
+                   P.Out.size()));
+  return Header.Out + P.Out;
+}
+
+std::shared_ptr<const ProgramBuild>
+deserializeProgramBinary(const unsigned char *Data, size_t Size,
+                         const TargetDesc &Target, std::string &Options,
+                         std::string &Why) {
+  auto Fail = [&](const char *Reason) {
+    Why = Reason;
+    return nullptr;
+  };
+  if (Size < HeaderSize || memcmp(Data, Magic, sizeof(Magic)) != 0)
+    return Fail("not a Weft program binary");
+  Reader H(Data + sizeof(Magic), HeaderSize - sizeof(Magic));
+  uint32_t Version;
+  uint64_t PayloadSize, Checksum;
+  H.u32(Version);
+  H.u64(PayloadSize);
+  H.u64(Checksum);
+  if (Version != FormatVersion)
+    return Fail("binary of another format version");
+  if (PayloadSize != Size - HeaderSize)
+    return Fail("binary is truncated or has trailing bytes");
+  const unsigned char *Payload = Data + HeaderSize;
+  if (fnv1a(Payload, PayloadSize) != Checksum)
+    return Fail("binary is corrupted (checksum mismatch)");
+
+  Reader R(Payload, PayloadSize);
+  std::string WeftVersion, Triple, CPU, Features;
+  uint32_t Simd;
+  if (!R.str(WeftVersion) || !R.str(Triple) || !R.str(CPU) ||
+      !R.str(Features) || !R.u32(Simd) || !R.str(Options))
+    return Fail("binary header fields are cut short");
+  if (WeftVersion != WEFT_VERSION_STRING)
+    return Fail("binary was made by another version of Weft");
+  if (Triple != Target.Triple || CPU != Target.CPU ||
+      Features != Target.Features || Simd != Target.SimdBytes)
+    return Fail("binary was compiled for another target");
+
+  auto Build = std::make_shared<ProgramBuild>();
+  uint32_t NumKernels;
+  if (!R.u32(NumKernels))
+    return Fail("kernel table is cut short");
+  for (uint32_t I = 0; I < NumKernels; ++I) {
+    KernelDesc K;
+    uint32_t NumArgs;
+    if (!R.str(K.Name) || !R.u32(NumArgs))
+      return Fail("kernel description is cut short");
+    for (uint32_t J = 0; J < NumArgs; ++J) {
+      KernelArgDesc A;
+      uint32_t Kind, Addr, Access;
+      uint64_t TypeQual;
+      if (!R.u32(Kind) || !R.size(A.Size) || !R.size(A.Alignment) ||
+          !R.str(A.Name) || !R.str(A.TypeName) || !R.u32(Addr) ||
+          !R.u32(Access) || !R.u64(TypeQual))
+        return Fail("kernel argument description is cut short");
+      if (Kind > static_cast<uint32_t>(KernelArgDesc::Kind::Sampler))
+        return Fail("unknown kernel argument kind");
+      if (A.Alignment == 0 || (A.Alignment & (A.Alignment - 1)) ||
+          A.Alignment > 4096)
+        return Fail("bad kernel argument alignment");
+      A.ArgKind = static_cast<KernelArgDesc::Kind>(Kind);
+      A.AddressQualifier = Addr;
+      A.AccessQualifier = Access;
+      A.TypeQualifier = TypeQual;
+      K.Args.push_back(std::move(A));
+    }
+    for (size_t &V : K.ReqdWorkGroupSize)
+      if (!R.size(V))
+        return Fail("kernel attributes are cut short");
+    for (size_t &V : K.WorkGroupSizeHint)
+      if (!R.size(V))
+        return Fail("kernel attributes are cut short");
+    if (!R.str(K.Attributes) || !R.size(K.StaticLocalMemSize))
+      return Fail("kernel attributes are cut short");
+    Build->Kernels.push_back(std::move(K));
+  }
+  if (!R.str(Build->Bitcode) || !R.atEnd())
+    return Fail("bitcode is cut short or followed by garbage");
+  // LLVM's bitcode magic: 'B' 'C' 0xC0DE.
+  if (Build->Bitcode.size() < 4 ||
+      memcmp(Build->Bitcode.data(), "BC\xc0\xde", 4) != 0)
+    return Fail("payload is not LLVM bitcode");
+  Build->Result = ProgramBuild::Status::Success;
+  return Build;
+}
+
+} // namespace weft

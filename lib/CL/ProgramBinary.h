@@ -1,0 +1,39 @@
+//===- ProgramBinary.h - CL_PROGRAM_BINARIES and clCreateProgramWithBinary ===//
+//
+// A program binary is a successful build for one device, wrapped so that a
+// later process can tell whether it may use it:
+//
+//   magic "WEFTBIN\0" | format version | payload size | FNV-1a of payload
+//   payload: Weft version, target triple/CPU/features/SIMD width, build
+//            options, kernel descriptions, LLVM bitcode
+//
+// Every field is read with bounds checks, so a truncated, corrupted or
+// foreign binary is refused (CL_INVALID_BINARY) rather than crashing, and a
+// binary for another CPU is refused rather than producing wrong code.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_LIB_CL_PROGRAMBINARY_H
+#define WEFT_LIB_CL_PROGRAMBINARY_H
+
+#include "weft/compiler.h"
+
+#include <memory>
+#include <string>
+
+namespace weft {
+
+/// The binary of Build (successful) for a device targeting Target.
+std::string serializeProgramBinary(const ProgramBuild &Build,
+                                   const std::string &Options,
+                                   const TargetDesc &Target);
+
+/// Reads a binary for a device targeting Target. On failure returns null
+/// and says why in Why.
+std::shared_ptr<const ProgramBuild>
+deserializeProgramBinary(const unsigned char *Data, size_t Size,
+                         const TargetDesc &Target, std::string &Options,
+                         std::string &Why);
+
+} // namespace weft
+
+#endif // WEFT_LIB_CL_PROGRAMBINARY_H

@@ -1,0 +1,75 @@
+//===- KernelCache.h - The on-disk cache of work-group functions ----------===//
+//
+// Compiling a work-group function (passes, O3, code generation) costs tens
+// to hundreds of milliseconds per kernel and local size; applications pay
+// it again on every run. The cache keeps the object code on disk, keyed by
+// everything the code depends on, so a later process loads it instead.
+//
+// It must never serve stale or corrupt code: the key hashes the program's
+// bitcode (source, options and builtin library are all in it), the kernel,
+// the local size, the device target, the LLVM version and the build of
+// libweft itself; an entry whose header, length, key or checksum does not
+// match is deleted and rebuilt. Entries are written to a temporary file and
+// renamed into place, so readers never see a partial entry, and the cache's
+// total size is bounded.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_LLVMOPENCL_KERNELCACHE_H
+#define WEFT_LLVMOPENCL_KERNELCACHE_H
+
+#include "weft/compiler.h"
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+namespace weft {
+
+/// What a cache entry restores.
+struct CachedWorkGroupFunction {
+  std::string Symbol; ///< the launcher's name in Object
+  std::string Object; ///< a relocatable object file for the target
+  uint64_t PrivateArenaSize = 0;
+  uint64_t PrivateMemPerWorkItem = 0;
+};
+
+class KernelCache {
+public:
+  using Key = std::array<uint8_t, 32>;
+
+  /// The process's cache, configured from WEFT_KERNEL_CACHE, WEFT_CACHE_DIR,
+  /// XDG_CACHE_HOME, HOME and WEFT_CACHE_MAX_MB.
+  static KernelCache &get();
+
+  /// A cache in Directory (created if missing), bounded to MaxBytes.
+  KernelCache(std::string Directory, uint64_t MaxBytes);
+
+  bool enabled() const { return !Directory.empty(); }
+  const std::string &directory() const { return Directory; }
+
+  static Key makeKey(const std::string &Bitcode, const std::string &Kernel,
+                     const size_t LocalSize[3], const TargetDesc &Target);
+
+  /// Reads the entry for K; a damaged entry is deleted and reported absent.
+  bool lookup(const Key &K, CachedWorkGroupFunction &Out) const;
+  /// Writes the entry for K atomically, then trims the cache to its bound.
+  void store(const Key &K, const CachedWorkGroupFunction &Entry) const;
+
+  /// The path of K's entry (for tests).
+  std::string pathFor(const Key &K) const;
+  /// Successful lookups so far (for tests and WEFT_DEBUG).
+  uint64_t hits() const { return Hits.load(); }
+
+private:
+  void trim() const;
+
+  mutable std::atomic<uint64_t> Hits{0};
+
+  std::string Directory;
+  uint64_t MaxBytes;
+};
+
+} // namespace weft
+
+#endif // WEFT_LLVMOPENCL_KERNELCACHE_H
