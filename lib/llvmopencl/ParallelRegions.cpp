@@ -39,10 +39,10 @@
 // vectorizer sees unit-stride accesses. Every other alloca is shared by the
 // work-items in turn, and SROA promotes it back to SSA values later.
 //
-// The loops carry llvm.loop.parallel_accesses like WorkItemLoops's; the
-// constant trip counts come from the local size the function is specialized
-// for, with a second copy for the smaller remainder group of a non-uniform
-// NDRange.
+// Unlike WorkItemLoops's, these loops carry no llvm.loop.parallel_accesses
+// (see emitRegion for why); the constant trip counts come from the local
+// size the function is specialized for, with a second copy for the smaller
+// remainder group of a non-uniform NDRange.
 //
 //===----------------------------------------------------------------------===//
 #include "ParallelRegions.h"
@@ -393,10 +393,6 @@ public:
     BasicBlock *RemainderStart = BasicBlock::Create(C, "remainder", WG, Exit);
     B.CreateCondBr(IsFull, FixedStart, RemainderStart);
 
-    for (MDNode *&Group : Groups)
-      Group = MDNode::getDistinct(C, {});
-    GroupList = MDNode::get(C, {Groups[0], Groups[1], Groups[2]});
-
     emitStateMachine("fixed", Fixed, FixedStart);
     emitStateMachine("remainder", Actual, RemainderStart);
     Exit->moveAfter(&WG->back());
@@ -450,9 +446,8 @@ private:
       B.SetInsertPoint(Latch[D]);
       Value *Next = B.CreateAdd(Id[D], B.getInt64(1),
                                 Prefix + ".next." + DimName[D], true, true);
-      BranchInst *Br = B.CreateCondBr(B.CreateICmpULT(Next, Bound[D]),
+      B.CreateCondBr(B.CreateICmpULT(Next, Bound[D]),
                                       Header[D], D == 2 ? After : Latch[D + 1]);
-      Br->setMetadata(LLVMContext::MD_loop, makeParallelLoopID(C, Groups[D]));
       Id[D]->addIncoming(Next, Latch[D]);
     }
 
@@ -489,7 +484,12 @@ private:
     B.SetInsertPoint(Header[0]);
     B.CreateBr(R.Blocks.empty() ? cast<BasicBlock>(VMap[R.Next[0]])
                                 : cast<BasicBlock>(VMap[R.Blocks[0]]));
-    tagParallelAccesses(Copies, GroupList);
+    // No access groups here: a region stores a value to its context slot
+    // and reloads it within one work-item, and LLVM 19's loop vectorizer,
+    // once a loop is annotated parallel, forms interleaved groups that
+    // hoist such a reload above the store of an unrolled neighbour (seen
+    // with examples/DCT). Without the annotation it proves independence
+    // itself, which the unit-stride context arrays make easy.
 
     // On to the region of the barrier reached.
     B.SetInsertPoint(After);
@@ -511,8 +511,6 @@ private:
   BasicBlock *Exit = nullptr;
   AllocaInst *State = nullptr;
   SmallVector<std::pair<Value *, Value *>, 32> Base;
-  MDNode *Groups[3] = {};
-  MDNode *GroupList = nullptr;
 };
 
 } // namespace
