@@ -26,7 +26,22 @@ CommandQueue::~CommandQueue() {
 
 void CommandQueue::lastExternalRelease() {
   // clReleaseCommandQueue performs an implicit flush; commands are already
-  // submitted, and they keep the queue alive until they complete.
+  // submitted, and they keep the queue alive until they complete. No
+  // command can be enqueued any more, so the queue lets go of the events
+  // it tracked for ordering: they hold the queue, and keeping them would
+  // be a reference cycle that never frees either.
+  std::vector<Event *> Held;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    Held.swap(Outstanding);
+    if (Last)
+      Held.push_back(Last);
+    if (LastBarrier)
+      Held.push_back(LastBarrier);
+    Last = LastBarrier = nullptr;
+  }
+  for (Event *E : Held)
+    E->releaseInternal();
 }
 
 void CommandQueue::pruneOutstanding() {

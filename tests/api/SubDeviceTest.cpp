@@ -111,11 +111,9 @@ TEST_P(SubDevices, EquallyEachRunsKernels) {
     ASSERT_CL_OK(clReleaseDevice(S));
     ASSERT_CL_OK(clReleaseDevice(S));
   }
-  // Released sub-devices are invalid handles (checked on Weft, which
-  // validates device handles).
-  if (testingWeft()) {
-    EXPECT_CL(CL_INVALID_DEVICE, clRetainDevice(Subs[0]));
-  }
+  // (A released sub-device is freed once its contexts are gone; the ICD
+  // loader dereferences a handle before Weft sees it, so using one after
+  // release cannot be tested through the loader.)
 }
 
 TEST_P(SubDevices, ByCountsAndNested) {
