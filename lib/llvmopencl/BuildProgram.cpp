@@ -239,13 +239,26 @@ bool callsBarrier(const SmallPtrSet<Function *, 16> &Functions) {
   return false;
 }
 
+/// The C math functions lib/kernel/libm.cl calls: the JIT resolves them from
+/// the host's libm.so.6 (WorkGroupCompiler.cpp loads it).
+bool isHostMathFunction(StringRef Name) {
+  return StringSwitch<bool>(Name)
+      .Cases("acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt", true)
+      .Cases("cosh", "erf", "erfc", "exp10", "expm1", "log1p", "sinh", true)
+      .Cases("tanh", "tgamma", "lgamma", "logb", "sin", "cos", "tan", true)
+      .Cases("atan2", "fmod", "hypot", "remainder", "pow", "nextafter", true)
+      .Cases("lgamma_r", "remquo", "nextafterf", true)
+      .Default(false);
+}
+
 /// Declarations nothing will define: not an intrinsic, not resolved by the
-/// work-group passes, not in the builtin library.
+/// work-group passes, not in the builtin library or the host's libm.
 std::vector<std::string> undefinedFunctions(Module &M) {
   std::vector<std::string> Missing;
   for (Function &F : M)
     if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty() &&
-        !isWorkItemFunction(F.getName()) && !isBarrier(F.getName()))
+        !isWorkItemFunction(F.getName()) && !isBarrier(F.getName()) &&
+        !isHostMathFunction(F.getName()))
       Missing.push_back(demangle(F.getName().str()));
   return Missing;
 }
