@@ -7,9 +7,8 @@
 //   2. clang in-process (FrontEnd.cpp), for the builtin library's x86-64
 //      level so that the vector calling convention of the two agrees;
 //   3. the builtin library linked in, only the functions the program uses;
-//   4. checks that would otherwise fail late or silently: calls to
-//      functions nobody defines, and barriers, which the work-group
-//      function of this version cannot honour yet.
+//   4. a check that would otherwise fail late: calls to functions nobody
+//      defines.
 //
 // Then the kernels' descriptions come from clang's kernel metadata, and the
 // module is serialized as the program's bitcode.
@@ -238,16 +237,6 @@ SmallPtrSet<Function *, 16> reachableFunctions(Function &F) {
             Work.push_back(Callee);
   }
   return Seen;
-}
-
-bool callsBarrier(const SmallPtrSet<Function *, 16> &Functions) {
-  for (Function *F : Functions)
-    for (Instruction &I : instructions(*F))
-      if (auto *CB = dyn_cast<CallBase>(&I))
-        if (Function *Callee = CB->getCalledFunction())
-          if (isBarrier(Callee->getName()))
-            return true;
-  return false;
 }
 
 /// The C math functions lib/kernel/libm.cl calls: the JIT resolves them from
@@ -501,13 +490,6 @@ ProgramBuild buildProgram(const std::string &Source, const std::string &Options,
   for (Function &F : *M) {
     if (!isKernel(F))
       continue;
-    if (callsBarrier(reachableFunctions(F))) {
-      Build.Log += "error: kernel '" + F.getName().str() +
-                   "' uses barrier(), which this version of Weft does not "
-                   "support yet\n";
-      Failed = true;
-      continue;
-    }
     Build.Kernels.push_back(describeKernel(F));
   }
   std::string VerifyErrors;
