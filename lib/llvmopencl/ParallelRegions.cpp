@@ -51,6 +51,8 @@
 #include "ParallelLoops.h"
 #include "WorkGroupContextLayout.h"
 
+#include "weft/debug.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -537,9 +539,15 @@ PreservedAnalyses ParallelRegionsPass::run(Module &M, ModuleAnalysisManager &) {
     SmallPtrSet<AllocaInst *, 32> Demoted = demoteCrossBlockValues(*WI);
     BarrierGraph G = formRegions(*WI);
     uint64_t ArenaSize = formContextArrays(*WI, G, Demoted, LocalSize);
-    LLVM_DEBUG(dbgs() << WI->getName() << ": " << G.Barriers.size()
-                      << " barriers, " << G.Regions.size() << " regions, "
-                      << ArenaSize << " bytes of context arrays\n");
+    size_t Copied = 0;
+    for (const Region &R : G.Regions)
+      Copied += R.Blocks.size();
+    WEFT_LOG(DebugCompile,
+             "kernel '%s': method parallel-regions, %zu barriers (entry and "
+             "exit included), %zu regions, %zu of %zu blocks after tail "
+             "duplication, %llu bytes of context arrays",
+             Of.c_str(), G.Barriers.size(), G.Regions.size(), Copied,
+             WI->size(), (unsigned long long)ArenaSize);
     Function *WG = WorkGroupBuilder(*WI, G, Of).build(LocalSize);
     WG->addFnAttr(PrivateArenaAttr, std::to_string(ArenaSize));
     WI->eraseFromParent();

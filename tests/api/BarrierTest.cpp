@@ -87,8 +87,9 @@ protected:
   /// local size and each parameter pair, against Ref.
   void check1D(const char *Name, const Reference &Ref,
                std::vector<std::pair<int, int>> Params = {{0, 0}},
-               bool PowerOfTwo = false, size_t Cap = SIZE_MAX) {
-    KernelRef K(makeKernel(kernelSource("barriers.cl"), Name));
+               bool PowerOfTwo = false, size_t Cap = SIZE_MAX,
+               const std::string &Options = "") {
+    KernelRef K(makeKernel(kernelSource("barriers.cl"), Name, Options));
     ASSERT_NE(K.get(), nullptr);
     for (size_t Local : localSizes(K, PowerOfTwo, Cap)) {
       const size_t Groups = 3, N = Local * Groups;
@@ -151,6 +152,19 @@ TEST_P(Barriers, UniformIfElse) {
         return permuted(V, [&](size_t L) { return (L + 2) % N; });
       },
       {{0, 0}, {1, 0}});
+}
+
+TEST_P(Barriers, WorkGroupBarrierOpenCLC30) {
+  check1D(
+      "work_group_barrier_scopes",
+      [](const Slice &In, size_t, int, int) {
+        size_t N = In.size();
+        Slice V(N);
+        for (size_t L = 0; L < N; ++L)
+          V[L] = In[N - 1 - L] + 1u;
+        return permuted(V, [&](size_t L) { return (L + 1) % N; });
+      },
+      {{0, 0}}, false, SIZE_MAX, "-cl-std=CL3.0");
 }
 
 TEST_P(Barriers, ForLoop) {

@@ -298,3 +298,18 @@ kernel void dct8x8(global float *Out, global const float *In,
     Sum += Rows[Y * 8 + U] * Coef[V * 8 + Y];
   Out[GY * Width + GX] = Sum;
 }
+
+#if __OPENCL_C_VERSION__ >= 200
+// OpenCL C 2.0+ spelling, with and without a scope.
+kernel void work_group_barrier_scopes(global uint *Out, global const uint *In,
+                                      local uint *S, int P0, int P1) {
+  size_t L = LID, N = LSIZE;
+  S[L] = In[GID];
+  work_group_barrier(CLK_LOCAL_MEM_FENCE);
+  uint V = S[N - 1 - L];
+  work_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_work_group);
+  S[L] = V + 1u;
+  work_group_barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  Out[GID] = S[(L + 1) % N];
+}
+#endif
