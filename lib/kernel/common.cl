@@ -61,14 +61,84 @@ WEFT_WIDTHS(DEF_ABS_UNSIGNED, ulong)
   DEF_GEOMETRIC_WIDTH(S##2, S)                                                 \
   DEF_GEOMETRIC_WIDTH(S##3, S)                                                 \
   DEF_GEOMETRIC_WIDTH(S##4, S)
+// length squares its argument, which overflows or underflows long before
+// the length itself does: out of the safe range the vector is scaled by a
+// power of two (exact) first. Big/Small bound dot(X, X); Up/Down scale.
 #define DEF_GEOMETRIC_WIDTH(T, S)                                              \
-  S WEFT_OVL length(T X) { return __builtin_elementwise_sqrt(dot(X, X)); }     \
+  S WEFT_OVL length(T X) {                                                     \
+    S D = dot(X, X);                                                           \
+    if (D == (S)INFINITY) {                                                    \
+      T Y = X * GEO_DOWN_##S;                                                  \
+      return __builtin_elementwise_sqrt(dot(Y, Y)) * GEO_UP_##S;               \
+    }                                                                          \
+    if (D < GEO_SMALL_##S) {                                                   \
+      T Y = X * GEO_UP_##S;                                                    \
+      return __builtin_elementwise_sqrt(dot(Y, Y)) * GEO_DOWN_##S;             \
+    }                                                                          \
+    return __builtin_elementwise_sqrt(D);                                      \
+  }                                                                            \
   S WEFT_OVL distance(T X, T Y) { return length(X - Y); }                      \
+  /* The special cases of the specification: zero stays zero, infinite     */ \
+  /* components become +-1 and the others 0 before normalizing.            */ \
   T WEFT_OVL normalize(T X) {                                                  \
+    T A = __builtin_elementwise_abs(X);                                        \
+    if (any(A == (S)INFINITY))                                                 \
+      X = A == (S)INFINITY ? __builtin_elementwise_copysign((T)1, X)           \
+                           : (T)0 * X;                                         \
+    S D = dot(X, X);                                                           \
+    if (D == 0)                                                                \
+      return X;                                                                \
+    if (D == (S)INFINITY)                                                      \
+      X *= GEO_DOWN_##S;                                                       \
+    else if (D < GEO_SMALL_##S)                                                \
+      X *= GEO_UP_##S;                                                         \
     return X * ((S)1 / __builtin_elementwise_sqrt(dot(X, X)));                 \
   }
+#define GEO_SMALL_float 0x1p-100f
+#define GEO_UP_float 0x1p+80f
+#define GEO_DOWN_float 0x1p-80f
+#define GEO_SMALL_double 0x1p-900
+#define GEO_UP_double 0x1p+600
+#define GEO_DOWN_double 0x1p-600
+
+// fast_*: half_sqrt/half_rsqrt-level accuracy is allowed; float only.
+#define DEF_FAST_GEOMETRIC(T)                                                  \
+  float WEFT_OVL fast_length(T X) {                                            \
+    return __builtin_elementwise_sqrt(dot(X, X));                              \
+  }                                                                            \
+  float WEFT_OVL fast_distance(T X, T Y) { return fast_length(X - Y); }        \
+  T WEFT_OVL fast_normalize(T X) {                                             \
+    float D = dot(X, X);                                                       \
+    return D == 0.0f ? X : X * (1.0f / __builtin_elementwise_sqrt(D));         \
+  }
+DEF_FAST_GEOMETRIC(float)
+DEF_FAST_GEOMETRIC(float2)
+DEF_FAST_GEOMETRIC(float3)
+DEF_FAST_GEOMETRIC(float4)
+
 DEF_GEOMETRIC(float)
 DEF_GEOMETRIC(double)
+
+// Common functions (section 6.12.4) that math.cl does not define.
+#define DEF_COMMON(T, S, N)                                                    \
+  T WEFT_OVL degrees(T R) { return R * (T)(180 / M_PI); }                      \
+  T WEFT_OVL radians(T D) { return D * (T)(M_PI / 180); }                      \
+  T WEFT_OVL step(T Edge, T X) { return X < Edge ? (T)0 : (T)1; }              \
+  T WEFT_OVL smoothstep(T E0, T E1, T X) {                                     \
+    T U = __builtin_elementwise_min(                                           \
+        __builtin_elementwise_max((X - E0) / (E1 - E0), (T)0), (T)1);          \
+    return U * U * ((T)3 - (T)2 * U);                                          \
+  }                                                                            \
+  /* 1 or -1 by sign; zeros keep theirs, NaN gives 0.                      */ \
+  T WEFT_OVL sign(T X) {                                                       \
+    return X > (T)0 ? (T)1 : X < (T)0 ? (T)-1 : X == X ? X : (T)0;             \
+  }                                                                            \
+  WEFT_IF_VECTOR(                                                              \
+      N, T WEFT_OVL step(S Edge, T X) { return step((T)Edge, X); }             \
+      T WEFT_OVL smoothstep(S E0, S E1, T X) {                                 \
+        return smoothstep((T)E0, (T)E1, X);                                    \
+      })
+WEFT_FLOAT_TYPES(DEF_COMMON)
 
 // Within one work-item program order already orders its accesses, and a
 // barrier-free work-group has nothing to synchronize with; the fences

@@ -92,7 +92,6 @@ FLOAT_UNARY(sin, __builtin_elementwise_sin)
 FLOAT_UNARY(cos, __builtin_elementwise_cos)
 FLOAT_UNARY(tan, __builtin_elementwise_tan)
 FLOAT_BINARY(pow, __builtin_elementwise_pow)
-FLOAT_BINARY(powr, __builtin_elementwise_pow)
 
 // Compositions whose error stays inside the OpenCL ULP table.
 #define RSQRT(X) ((__typeof__(X))1 / __builtin_elementwise_sqrt(X))

@@ -1,7 +1,8 @@
 //===- weft-builtins.h - Shared macros of the builtin library -------------===//
 //
 // The builtin sources are compiled with the full opencl-c.h declarations
-// (-finclude-default-header without -fdeclare-opencl-builtins), so every
+// (-cl-no-stdinc -Xclang -finclude-default-header: without the driver's
+// -fdeclare-opencl-builtins), so every
 // definition here is checked against the prototype the kernels call: a typo
 // in a type list becomes a compile error instead of a missing symbol.
 //
@@ -36,5 +37,21 @@
 #define WEFT_IF_VECTOR_8(...) __VA_ARGS__
 #define WEFT_IF_VECTOR_16(...) __VA_ARGS__
 #define WEFT_IF_VECTOR(N, ...) WEFT_IF_VECTOR_##N(__VA_ARGS__)
+#define WEFT_IF_SCALAR_1(...) __VA_ARGS__
+#define WEFT_IF_SCALAR_2(...)
+#define WEFT_IF_SCALAR_3(...)
+#define WEFT_IF_SCALAR_4(...)
+#define WEFT_IF_SCALAR_8(...)
+#define WEFT_IF_SCALAR_16(...)
+#define WEFT_IF_SCALAR(N, ...) WEFT_IF_SCALAR_##N(__VA_ARGS__)
+
+// WEFT_SUFFIX(int, 4) is int4, WEFT_SUFFIX(int, 1) is int.
+#define WEFT_SUFFIX_1(T) T
+#define WEFT_SUFFIX_2(T) T##2
+#define WEFT_SUFFIX_3(T) T##3
+#define WEFT_SUFFIX_4(T) T##4
+#define WEFT_SUFFIX_8(T) T##8
+#define WEFT_SUFFIX_16(T) T##16
+#define WEFT_SUFFIX(T, N) WEFT_SUFFIX_##N(T)
 
 #endif // WEFT_BUILTINS_H

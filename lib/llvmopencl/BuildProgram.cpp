@@ -9,9 +9,8 @@
 //   2. clang in-process (FrontEnd.cpp), for the builtin library's x86-64
 //      level so that the vector calling convention of the two agrees;
 //   3. the builtin library linked in, only the functions the program uses;
-//   4. checks that would otherwise fail late or silently: calls to
-//      functions nobody defines, and barriers, which the work-group
-//      function of this version cannot honour yet.
+//   4. a check that would otherwise fail late: calls to functions nobody
+//      defines.
 //
 // Then the kernels' descriptions come from clang's kernel metadata, and the
 // module is serialized as the program's bitcode. A compiled object stops
@@ -232,23 +231,26 @@ SmallPtrSet<Function *, 16> reachableFunctions(Function &F) {
   return Seen;
 }
 
-bool callsBarrier(const SmallPtrSet<Function *, 16> &Functions) {
-  for (Function *F : Functions)
-    for (Instruction &I : instructions(*F))
-      if (auto *CB = dyn_cast<CallBase>(&I))
-        if (Function *Callee = CB->getCalledFunction())
-          if (isBarrier(Callee->getName()))
-            return true;
-  return false;
+/// The C math functions lib/kernel/libm.cl calls: the JIT resolves them from
+/// the host's libm.so.6 (WorkGroupCompiler.cpp loads it).
+bool isHostMathFunction(StringRef Name) {
+  return StringSwitch<bool>(Name)
+      .Cases("acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt", true)
+      .Cases("cosh", "erf", "erfc", "exp10", "expm1", "log1p", "sinh", true)
+      .Cases("tanh", "tgamma", "lgamma", "logb", "sin", "cos", "tan", true)
+      .Cases("atan2", "fmod", "hypot", "remainder", "pow", "nextafter", true)
+      .Cases("lgamma_r", "remquo", "nextafterf", true)
+      .Default(false);
 }
 
 /// Declarations nothing will define: not an intrinsic, not resolved by the
-/// work-group passes, not in the builtin library.
+/// work-group passes, not in the builtin library or the host's libm.
 std::vector<std::string> undefinedFunctions(Module &M) {
   std::vector<std::string> Missing;
   for (Function &F : M)
     if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty() &&
-        !isWorkItemFunction(F.getName()) && !isBarrier(F.getName()))
+        !isWorkItemFunction(F.getName()) && !isBarrier(F.getName()) &&
+        !isHostMathFunction(F.getName()))
       Missing.push_back(demangle(F.getName().str()));
   return Missing;
 }
@@ -488,13 +490,6 @@ bool linkExecutable(Module &M, const TargetDesc &Target, ProgramBuild &Build) {
   for (Function &F : M) {
     if (!isKernel(F))
       continue;
-    if (callsBarrier(reachableFunctions(F))) {
-      Build.Log += "error: kernel '" + F.getName().str() +
-                   "' uses barrier(), which this version of Weft does not "
-                   "support yet\n";
-      Failed = true;
-      continue;
-    }
     Build.Kernels.push_back(describeKernel(F));
   }
   std::string VerifyErrors;

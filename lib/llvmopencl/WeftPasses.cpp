@@ -3,6 +3,8 @@
 #include "WeftPasses.h"
 #include "FlattenKernels.h"
 #include "Launcher.h"
+#include "NormalizeBarriers.h"
+#include "ParallelRegions.h"
 #include "ResolveWorkItemFunctions.h"
 #include "WorkItemLoops.h"
 
@@ -15,6 +17,8 @@ namespace weft {
 void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
   MPM.addPass(FlattenKernelsPass(Opts.Kernel));
   MPM.addPass(ResolveWorkItemFunctionsPass(Opts.Kernel));
+  MPM.addPass(NormalizeBarriersPass(Opts.Kernel));
+  MPM.addPass(ParallelRegionsPass(Opts.LocalSize, Opts.Kernel));
   MPM.addPass(WorkItemLoopsPass(Opts.LocalSize, Opts.Kernel));
   MPM.addPass(LauncherPass(Opts.Kernel));
 }
@@ -29,6 +33,14 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-resolve-workitem-functions") {
           MPM.addPass(ResolveWorkItemFunctionsPass(Opts.Kernel));
+          return true;
+        }
+        if (Name == "weft-normalize-barriers") {
+          MPM.addPass(NormalizeBarriersPass(Opts.Kernel));
+          return true;
+        }
+        if (Name == "weft-parallel-regions") {
+          MPM.addPass(ParallelRegionsPass(Opts.LocalSize, Opts.Kernel));
           return true;
         }
         if (Name == "weft-workitem-loops") {

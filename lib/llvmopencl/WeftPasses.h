@@ -25,8 +25,9 @@ struct WeftPassOptions {
 };
 
 /// Makes weft-flatten-kernels, weft-resolve-workitem-functions,
-/// weft-workitem-loops, weft-launcher and weft-workgroup (all four in
-/// order) parseable in PB's module pipelines.
+/// weft-normalize-barriers, weft-parallel-regions, weft-workitem-loops,
+/// weft-launcher and weft-workgroup (all of them in order) parseable in
+/// PB's module pipelines.
 void registerWeftPasses(llvm::PassBuilder &PB, const WeftPassOptions &Opts);
 
 /// Adds the work-group generation passes, in order, to MPM.

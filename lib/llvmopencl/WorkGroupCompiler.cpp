@@ -20,6 +20,7 @@
 #include "CompilerInternals.h"
 #include "KernelCache.h"
 #include "KernelUtils.h"
+#include "ParallelRegions.h"
 #include "WeftPasses.h"
 
 #include "weft/debug.h"
@@ -314,9 +315,9 @@ bool emitObject(Module &M, TargetMachine &TM, SmallVectorImpl<char> &Object,
   return true;
 }
 
-/// Drops what only made sense for the SPIR-like kernel: convergent (no
-/// barriers reach this stage, and it blocks loop transformations) and the
-/// uniqueness of kernel entry points.
+/// Drops what only made sense for the SPIR-like kernel: convergent (the
+/// barriers are turned into work-item loops before O3 runs, and convergent
+/// blocks loop transformations).
 void prepareForWorkGroup(Module &M) {
   for (Function &F : M) {
     F.removeFnAttr(Attribute::Convergent);
@@ -413,7 +414,12 @@ WorkGroupFunction compileWorkGroupFunction(const std::string &Bitcode,
             "': " + VerifyStream.str();
     return Result;
   }
-  Result.PrivateMemPerWorkItem = privateMemory(*L);
+  // Context arrays: their size is fixed by the passes, before O3.
+  if (Attribute A = L->getFnAttribute(PrivateArenaAttr); A.isValid())
+    A.getValueAsString().getAsInteger(10, Result.PrivateArenaSize);
+  uint64_t WorkItems = uint64_t(LocalSize[0]) * LocalSize[1] * LocalSize[2];
+  Result.PrivateMemPerWorkItem =
+      privateMemory(*L) + Result.PrivateArenaSize / WorkItems;
 
   std::string Symbol = Launcher;
   dumpIR(M, Kernel + "-final");

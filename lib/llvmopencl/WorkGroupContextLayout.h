@@ -63,6 +63,23 @@ inline llvm::Value *loadContextField(llvm::IRBuilder<> &B, llvm::Value *Ctx,
   return L;
 }
 
+/// Loads the worker's private arena (the context arrays' memory). Invariant
+/// for the same reason as the other fields.
+inline llvm::Value *loadPrivateArena(llvm::IRBuilder<> &B, llvm::Value *Ctx) {
+  llvm::LLVMContext &C = B.getContext();
+  llvm::Value *Addr =
+      B.CreateStructGEP(getWorkGroupContextType(C), Ctx, CtxPrivateArena);
+  llvm::LoadInst *L = B.CreateAlignedLoad(llvm::PointerType::get(C, 0), Addr,
+                                          llvm::Align(8), "arena");
+  L->setMetadata(llvm::LLVMContext::MD_invariant_load,
+                 llvm::MDNode::get(C, {}));
+  // The driver promises 64-byte alignment (launcher.h).
+  L->setMetadata(llvm::LLVMContext::MD_align,
+                 llvm::MDNode::get(C, llvm::ConstantAsMetadata::get(
+                                          B.getInt64(64))));
+  return L;
+}
+
 } // namespace weft
 
 #endif // WEFT_LLVMOPENCL_WORKGROUPCONTEXTLAYOUT_H

@@ -23,7 +23,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "WorkItemLoops.h"
+#include "BarrierUtils.h"
 #include "KernelUtils.h"
+#include "ParallelLoops.h"
 #include "WorkGroupContextLayout.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -53,17 +55,6 @@ struct LoopNest {
   BranchInst *InnerLatch = nullptr;
   BasicBlock *InnerHeader = nullptr;
 };
-
-MDNode *makeLoopID(LLVMContext &C, MDNode *AccessGroup) {
-  Metadata *Parallel[] = {MDString::get(C, "llvm.loop.parallel_accesses"),
-                          AccessGroup};
-  MDNode *Props = MDNode::get(C, Parallel);
-  auto Temp = MDNode::getTemporary(C, {});
-  Metadata *Ops[] = {Temp.get(), Props};
-  MDNode *ID = MDNode::getDistinct(C, Ops);
-  ID->replaceOperandWith(0, ID);
-  return ID;
-}
 
 /// Emits, from the end of Pred, the loops z, y, x over [0, Bound[d]) (every
 /// bound is at least 1, so the loops are bottom-tested) around a call of WI,
@@ -118,7 +109,7 @@ LoopNest emitLoopNest(Function &WG, BasicBlock *Pred, StringRef Prefix,
                               /*HasNUW=*/true, /*HasNSW=*/true);
     Value *More = B.CreateICmpULT(Next, Bound[D]);
     BranchInst *Br = B.CreateCondBr(More, Header[D], Continue);
-    Br->setMetadata(LLVMContext::MD_loop, makeLoopID(C, Groups[D]));
+    Br->setMetadata(LLVMContext::MD_loop, makeParallelLoopID(C, Groups[D]));
     Id[D]->addIncoming(Next, Latch[D]);
     if (D == 0)
       Nest.InnerLatch = Br;
@@ -146,69 +137,11 @@ SmallVector<BasicBlock *, 16> innermostBody(const LoopNest &Nest) {
   return Body;
 }
 
-bool accessesPrivateAlloca(Instruction &I) {
-  Value *Ptr = nullptr;
-  if (auto *L = dyn_cast<LoadInst>(&I))
-    Ptr = L->getPointerOperand();
-  else if (auto *S = dyn_cast<StoreInst>(&I))
-    Ptr = S->getPointerOperand();
-  else if (auto *MI = dyn_cast<MemIntrinsic>(&I))
-    Ptr = MI->getDest();
-  if (!Ptr)
-    return false;
-  SmallVector<const Value *, 4> Objects;
-  getUnderlyingObjects(Ptr, Objects);
-  for (const Value *O : Objects)
-    if (isa<AllocaInst>(O))
-      return true;
-  if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
-    Objects.clear();
-    getUnderlyingObjects(MT->getSource(), Objects);
-    for (const Value *O : Objects)
-      if (isa<AllocaInst>(O))
-        return true;
-  }
-  return false;
-}
-
-void tagParallelAccesses(ArrayRef<BasicBlock *> Body, MDNode *GroupList) {
-  for (BasicBlock *BB : Body)
-    for (Instruction &I : *BB) {
-      if (!I.mayReadOrWriteMemory() || accessesPrivateAlloca(I))
-        continue;
-      if (auto *II = dyn_cast<IntrinsicInst>(&I))
-        if (II->isLifetimeStartOrEnd() || II->isAssumeLikeIntrinsic())
-          continue;
-      I.setMetadata(LLVMContext::MD_access_group, GroupList);
-    }
-}
-
 Function *createWorkGroupFunction(Function &WI, StringRef Kernel,
                                   std::array<uint64_t, 3> LocalSize) {
   LLVMContext &C = WI.getContext();
-  Module &M = *WI.getParent();
   unsigned NumKernelArgs = WI.arg_size() - 4;
-  SmallVector<Type *, 8> Params;
-  for (unsigned I = 0; I <= NumKernelArgs; ++I) // kernel args and ctx
-    Params.push_back(WI.getArg(I)->getType());
-  auto *FTy = FunctionType::get(Type::getVoidTy(C), Params, false);
-  Function *WG = Function::Create(FTy, GlobalValue::InternalLinkage,
-                                  Kernel + ".workgroup", &M);
-  WG->addFnAttr(WorkGroupAttr, Kernel);
-  // The target and math attributes of the kernel apply to the group.
-  for (Attribute A : WI.getAttributes().getFnAttrs())
-    if (A.isStringAttribute() && A.getKindAsString() != WorkItemAttr)
-      WG->addFnAttr(A);
-  WG->addFnAttr(Attribute::NoUnwind);
-  for (unsigned I = 0; I <= NumKernelArgs; ++I) {
-    WG->getArg(I)->setName(WI.getArg(I)->getName());
-    AttributeSet PA = WI.getAttributes().getParamAttrs(I);
-    WG->addParamAttrs(I, AttrBuilder(C, PA));
-  }
-
-  WG->addParamAttr(NumKernelArgs, Attribute::NoAlias);
-  WG->addParamAttr(NumKernelArgs, Attribute::NoCapture);
-  WG->addParamAttr(NumKernelArgs, Attribute::ReadOnly);
+  Function *WG = createWorkGroupShell(WI, Kernel);
 
   BasicBlock *Entry = BasicBlock::Create(C, "entry", WG);
   BasicBlock *Exit = BasicBlock::Create(C, "exit", WG);
@@ -257,7 +190,10 @@ PreservedAnalyses WorkItemLoopsPass::run(Module &M, ModuleAnalysisManager &) {
   SmallVector<Function *, 4> WorkItemFunctions;
   for (Function &F : M) {
     StringRef Of = derivedFrom(F, WorkItemAttr);
-    if (!F.isDeclaration() && !Of.empty() && (Kernel.empty() || Of == Kernel))
+    // Kernels with barriers are ParallelRegions's: loops around the whole
+    // body would ignore their barriers.
+    if (!F.isDeclaration() && !Of.empty() && (Kernel.empty() || Of == Kernel) &&
+        !hasBarrier(F))
       WorkItemFunctions.push_back(&F);
   }
   if (WorkItemFunctions.empty())

@@ -1,0 +1,448 @@
+//===- libm.cl - Math builtins computed through the host's libm -----------===//
+//
+// The rest of the math table (OpenCL C 1.2 section 6.12.2) beyond math.cl.
+// The double forms call glibc's double functions (declared here under asm
+// labels; the JIT resolves them from libm.so.6) or compose them where the
+// OpenCL function has no C counterpart (the pi forms, pown, rootn, powr,
+// maxmag, ...). The float forms compute in double and round once: glibc's
+// double functions are within a few tenths of an ulp of the exact result,
+// far below what float's error bounds allow, and denormal float results
+// come out right.
+//
+// Vectors go component by component through the scalar function. (Only
+// scalars cross to libm: an asm-labelled declaration must not take a
+// vector, whose C ABI passing depends on the target level.)
+//
+//===----------------------------------------------------------------------===//
+#include "weft-builtins.h"
+
+#define LIBM1(NAME) double libm_##NAME(double) __asm__(#NAME);
+#define LIBM2(NAME) double libm_##NAME(double, double) __asm__(#NAME);
+LIBM1(acos) LIBM1(acosh) LIBM1(asin) LIBM1(asinh) LIBM1(atan) LIBM1(atanh)
+LIBM1(cbrt) LIBM1(cosh) LIBM1(erf) LIBM1(erfc) LIBM1(exp10) LIBM1(expm1)
+LIBM1(log1p) LIBM1(sinh) LIBM1(tanh) LIBM1(tgamma) LIBM1(lgamma) LIBM1(logb)
+LIBM1(sin) LIBM1(cos) LIBM1(tan)
+LIBM2(atan2) LIBM2(fmod) LIBM2(hypot) LIBM2(remainder) LIBM2(pow)
+LIBM2(nextafter)
+double libm_lgamma_r(double, __private int *) __asm__("lgamma_r");
+double libm_remquo(double, double, __private int *) __asm__("remquo");
+float libm_nextafterf(float, float) __asm__("nextafterf");
+
+#define FOR_VECTOR_WIDTHS(M, ...)                                              \
+  M(2, __VA_ARGS__)                                                            \
+  M(3, __VA_ARGS__) M(4, __VA_ARGS__) M(8, __VA_ARGS__) M(16, __VA_ARGS__)
+
+// Component-by-component vector forms of scalar functions.
+#define VEC1(N, NAME, T)                                                       \
+  T##N WEFT_OVL NAME(T##N X) {                                                 \
+    T##N R;                                                                    \
+    for (int I = 0; I < N; ++I)                                                \
+      R[I] = NAME(X[I]);                                                       \
+    return R;                                                                  \
+  }
+#define VEC2(N, NAME, T)                                                       \
+  T##N WEFT_OVL NAME(T##N X, T##N Y) {                                         \
+    T##N R;                                                                    \
+    for (int I = 0; I < N; ++I)                                                \
+      R[I] = NAME(X[I], Y[I]);                                                 \
+    return R;                                                                  \
+  }
+#define VEC3(N, NAME, T)                                                       \
+  T##N WEFT_OVL NAME(T##N X, T##N Y, T##N Z) {                                 \
+    T##N R;                                                                    \
+    for (int I = 0; I < N; ++I)                                                \
+      R[I] = NAME(X[I], Y[I], Z[I]);                                           \
+    return R;                                                                  \
+  }
+// f(floatN, intN) and f(floatN, int) style.
+#define VEC_FI(N, NAME, T, I)                                                  \
+  T##N WEFT_OVL NAME(T##N X, I##N Y) {                                         \
+    T##N R;                                                                    \
+    for (int K = 0; K < N; ++K)                                                \
+      R[K] = NAME(X[K], Y[K]);                                                 \
+    return R;                                                                  \
+  }
+#define VEC_RETI(N, NAME, T, I)                                                \
+  I##N WEFT_OVL NAME(T##N X) {                                                 \
+    I##N R;                                                                    \
+    for (int K = 0; K < N; ++K)                                                \
+      R[K] = NAME(X[K]);                                                       \
+    return R;                                                                  \
+  }
+
+// A function of both types: D is its double body over X (and Y, Z), F the
+// float body (by default D in double, rounded).
+#define DEF1(NAME, DBODY)                                                      \
+  double WEFT_OVL NAME(double X) { return DBODY; }                             \
+  float WEFT_OVL NAME(float X) { return (float)NAME((double)X); }              \
+  FOR_VECTOR_WIDTHS(VEC1, NAME, float)                                         \
+  FOR_VECTOR_WIDTHS(VEC1, NAME, double)
+#define DEF2(NAME, DBODY)                                                      \
+  double WEFT_OVL NAME(double X, double Y) { return DBODY; }                   \
+  float WEFT_OVL NAME(float X, float Y) {                                      \
+    return (float)NAME((double)X, (double)Y);                                  \
+  }                                                                            \
+  FOR_VECTOR_WIDTHS(VEC2, NAME, float)                                         \
+  FOR_VECTOR_WIDTHS(VEC2, NAME, double)
+
+static inline double maxmagMinmag(double X, double Y, bool Max) {
+  double AX = __builtin_fabs(X), AY = __builtin_fabs(Y);
+  if (AX != AY)
+    return (AX > AY) == Max ? X : Y;
+  return Max ? __builtin_fmax(X, Y) : __builtin_fmin(X, Y);
+}
+
+// powr is pow restricted to x >= 0, with its own special cases.
+static inline double powrDouble(double X, double Y) {
+  if (X < 0 || (X == 0 && Y == 0) || (__builtin_isinf(X) && Y == 0) ||
+      (X == 1 && __builtin_isinf(Y)))
+    return __builtin_nan("");
+  return libm_pow(X, Y);
+}
+
+// glibc's cbrt errs by up to 3 ulp; one Newton step on c^3 = x, with c^3 - x
+// computed exactly through FMA, brings it within the bound of 2.
+// Far from 1 the operand is scaled by 2^(+-900) (the root by 2^(-+300)) so
+// that the cube and its error terms stay normal and finite.
+static inline double cbrtDouble(double X) {
+  double A = __builtin_fabs(X);
+  if (A == 0 || __builtin_isinf(A) || X != X)
+    return libm_cbrt(X);
+  double Scale = 1;
+  if (A > 0x1p900) {
+    X *= 0x1p-900;
+    Scale = 0x1p300;
+  } else if (A < 0x1p-900) {
+    X *= 0x1p900;
+    Scale = 0x1p-300;
+  }
+  double C = libm_cbrt(X);
+  double C2 = C * C, E2 = __builtin_fma(C, C, -C2);
+  double C3 = C2 * C, E3 = __builtin_fma(C2, C, -C3);
+  double Residual = ((C3 - X) + E3) + E2 * C;
+  return (C - Residual / (3.0 * C2)) * Scale;
+}
+
+DEF1(acos, libm_acos(X))
+DEF1(acosh, libm_acosh(X))
+DEF1(asin, libm_asin(X))
+DEF1(asinh, libm_asinh(X))
+DEF1(atan, libm_atan(X))
+DEF1(atanh, libm_atanh(X))
+DEF1(cbrt, cbrtDouble(X))
+DEF1(cosh, libm_cosh(X))
+DEF1(erf, libm_erf(X))
+DEF1(erfc, libm_erfc(X))
+DEF1(exp10, libm_exp10(X))
+DEF1(expm1, libm_expm1(X))
+DEF1(log1p, libm_log1p(X))
+DEF1(sinh, libm_sinh(X))
+DEF1(tanh, libm_tanh(X))
+DEF1(tgamma, libm_tgamma(X))
+DEF1(lgamma, libm_lgamma(X))
+DEF1(logb, libm_logb(X))
+DEF1(acospi, libm_acos(X) * M_1_PI)
+DEF1(asinpi, libm_asin(X) * M_1_PI)
+DEF1(atanpi, libm_atan(X) * M_1_PI)
+DEF2(atan2, libm_atan2(X, Y))
+DEF2(atan2pi, libm_atan2(X, Y) * M_1_PI)
+DEF2(fmod, libm_fmod(X, Y))
+DEF2(hypot, libm_hypot(X, Y))
+DEF2(remainder, libm_remainder(X, Y))
+DEF2(maxmag, maxmagMinmag(X, Y, true))
+DEF2(minmag, maxmagMinmag(X, Y, false))
+DEF2(powr, powrDouble(X, Y))
+
+// fdim rounds the difference once, in its own type.
+#define DEF_FDIM(N, T)                                                         \
+  T##N WEFT_OVL fdim(T##N X, T##N Y) {                                         \
+    return X > Y ? X - Y : X == X && Y == Y ? (T##N)0 : X + Y;                 \
+  }
+DEF_FDIM(, float)
+DEF_FDIM(, double)
+FOR_VECTOR_WIDTHS(DEF_FDIM, float)
+FOR_VECTOR_WIDTHS(DEF_FDIM, double)
+
+// sinpi, cospi, tanpi: the argument is reduced exactly (x minus an even
+// integer is exact in binary floating point) to [-1, 1], then to the
+// quarter period around 0 or 1/2 where sin or cos of pi*r is accurate.
+static inline double reducePi(double X, int *Quadrant) {
+  double R = X - 2.0 * __builtin_rint(X * 0.5); // [-1, 1]
+  double Q = __builtin_rint(R * 2.0);          // -2 .. 2
+  *Quadrant = (int)Q & 3;
+  return R - Q * 0.5; // [-1/4, 1/4]
+}
+double WEFT_OVL sinpi(double X) {
+  if (__builtin_isinf(X) || X != X)
+    return __builtin_nan("");
+  if (__builtin_fabs(X) >= 0x1p52) // an integer: signed zero
+    return X * 0.0;
+  int Q;
+  double R = reducePi(X, &Q) * M_PI;
+  double S = Q == 0 ? libm_sin(R) : Q == 1 ? libm_cos(R)
+             : Q == 2                        ? -libm_sin(R)
+                                             : -libm_cos(R);
+  return S == 0 ? __builtin_copysign(0.0, X) : S;
+}
+double WEFT_OVL cospi(double X) {
+  if (__builtin_isinf(X) || X != X)
+    return __builtin_nan("");
+  if (__builtin_fabs(X) >= 0x1p53)
+    return 1.0;
+  int Q;
+  double R = reducePi(X, &Q) * M_PI;
+  double C = Q == 0 ? libm_cos(R) : Q == 1 ? -libm_sin(R)
+             : Q == 2                        ? -libm_cos(R)
+                                             : libm_sin(R);
+  return C == 0 ? 0.0 : C;
+}
+// tanpi has period 1: reduced exactly to [-1/2, 1/2]. Integers give signed
+// zeros (the sign of n for even n, of -n for odd n) and n + 1/2 the poles
+// (+inf for even n, -inf for odd n), as the specification lists.
+double WEFT_OVL tanpi(double X) {
+  if (__builtin_isinf(X) || X != X)
+    return __builtin_nan("");
+  if (__builtin_fabs(X) >= 0x1p53) // an even integer
+    return __builtin_copysign(0.0, X);
+  double R = X - __builtin_rint(X);
+  double A = __builtin_fabs(R);
+  if (A == 0) {
+    bool Even = __builtin_fmod(__builtin_fabs(X), 2.0) == 0;
+    return __builtin_copysign(0.0, Even ? X : -X);
+  }
+  if (A == 0.5) {
+    bool Even = __builtin_fmod(__builtin_fabs(__builtin_floor(X)), 2.0) == 0;
+    return Even ? __builtin_inf() : -__builtin_inf();
+  }
+  // tan(pi a) for a <= 1/4; 1/tan(pi (1/2 - a)) beyond, both accurate.
+  double T = A <= 0.25 ? libm_tan(A * M_PI) : 1.0 / libm_tan((0.5 - A) * M_PI);
+  return R < 0 ? -T : T;
+}
+float WEFT_OVL sinpi(float X) { return (float)sinpi((double)X); }
+float WEFT_OVL cospi(float X) { return (float)cospi((double)X); }
+float WEFT_OVL tanpi(float X) { return (float)tanpi((double)X); }
+FOR_VECTOR_WIDTHS(VEC1, sinpi, float)
+FOR_VECTOR_WIDTHS(VEC1, sinpi, double)
+FOR_VECTOR_WIDTHS(VEC1, cospi, float)
+FOR_VECTOR_WIDTHS(VEC1, cospi, double)
+FOR_VECTOR_WIDTHS(VEC1, tanpi, float)
+FOR_VECTOR_WIDTHS(VEC1, tanpi, double)
+
+// nextafter steps in the source type: the float form needs float's
+// neighbours.
+double WEFT_OVL nextafter(double X, double Y) { return libm_nextafter(X, Y); }
+float WEFT_OVL nextafter(float X, float Y) { return libm_nextafterf(X, Y); }
+FOR_VECTOR_WIDTHS(VEC2, nextafter, float)
+FOR_VECTOR_WIDTHS(VEC2, nextafter, double)
+
+// pown(x, n) = x^n, rootn(x, n) = x^(1/n) with the sign rules of odd n.
+double WEFT_OVL pown(double X, int N) { return libm_pow(X, (double)N); }
+float WEFT_OVL pown(float X, int N) { return (float)pown((double)X, N); }
+double WEFT_OVL rootn(double X, int N) {
+  if (N == 0)
+    return __builtin_nan("");
+  bool Odd = N & 1;
+  if (X < 0 && !Odd)
+    return __builtin_nan("");
+  double A = __builtin_fabs(X);
+  double R = N == 1 ? A : N == -1 ? 1.0 / A : libm_pow(A, 1.0 / (double)N);
+  // pow's 1/n is rounded; one Newton step on r^n = a makes the result
+  // accurate where a is large or tiny (skipped for infinities and zeros).
+  if (R != 0 && !__builtin_isinf(R) && N != 1 && N != -1 && N < 64 && N > -64) {
+    double Rn = libm_pow(R, (double)N);
+    if (Rn != 0 && !__builtin_isinf(Rn))
+      R = R - R * (Rn - A) / (Rn * (double)N);
+  }
+  return X < 0 ? -R : __builtin_copysign(R, X);
+}
+float WEFT_OVL rootn(float X, int N) { return (float)rootn((double)X, N); }
+FOR_VECTOR_WIDTHS(VEC_FI, pown, float, int)
+FOR_VECTOR_WIDTHS(VEC_FI, pown, double, int)
+FOR_VECTOR_WIDTHS(VEC_FI, rootn, float, int)
+FOR_VECTOR_WIDTHS(VEC_FI, rootn, double, int)
+
+// ldexp, ilogb, nan.
+double WEFT_OVL ldexp(double X, int N) { return __builtin_ldexp(X, N); }
+float WEFT_OVL ldexp(float X, int N) { return __builtin_ldexpf(X, N); }
+FOR_VECTOR_WIDTHS(VEC_FI, ldexp, float, int)
+FOR_VECTOR_WIDTHS(VEC_FI, ldexp, double, int)
+#define DEF_LDEXP_SCALAR_N(N, T)                                               \
+  T##N WEFT_OVL ldexp(T##N X, int K) { return ldexp(X, (int##N)K); }
+FOR_VECTOR_WIDTHS(DEF_LDEXP_SCALAR_N, float)
+FOR_VECTOR_WIDTHS(DEF_LDEXP_SCALAR_N, double)
+
+int WEFT_OVL ilogb(double X) { return __builtin_ilogb(X); }
+int WEFT_OVL ilogb(float X) { return __builtin_ilogbf(X); }
+FOR_VECTOR_WIDTHS(VEC_RETI, ilogb, float, int)
+FOR_VECTOR_WIDTHS(VEC_RETI, ilogb, double, int)
+
+// nan(code): a quiet NaN carrying the code in its mantissa.
+float WEFT_OVL nan(uint C) { return as_float(0x7fc00000u | (C & 0x3fffffu)); }
+double WEFT_OVL nan(ulong C) {
+  return as_double(0x7ff8000000000000ul | (C & 0x7fffffffffffful));
+}
+#define DEF_NAN_N(N, _)                                                        \
+  float##N WEFT_OVL nan(uint##N C) {                                           \
+    return as_float##N((uint##N)0x7fc00000u | (C & 0x3fffffu));                \
+  }                                                                            \
+  double##N WEFT_OVL nan(ulong##N C) {                                         \
+    return as_double##N((ulong##N)0x7ff8000000000000ul |                       \
+                        (C & 0x7fffffffffffful));                              \
+  }
+FOR_VECTOR_WIDTHS(DEF_NAN_N, )
+
+// half_* (float only): the full-precision functions meet their bounds.
+#define DEF_HALF_NATIVE(T)                                                     \
+  T WEFT_OVL half_cos(T X) { return cos(X); }                                  \
+  T WEFT_OVL half_sin(T X) { return sin(X); }                                  \
+  T WEFT_OVL half_tan(T X) { return tan(X); }                                  \
+  T WEFT_OVL half_exp(T X) { return exp(X); }                                  \
+  T WEFT_OVL half_exp2(T X) { return exp2(X); }                                \
+  T WEFT_OVL half_exp10(T X) { return exp10(X); }                              \
+  T WEFT_OVL half_log(T X) { return log(X); }                                  \
+  T WEFT_OVL half_log2(T X) { return log2(X); }                                \
+  T WEFT_OVL half_log10(T X) { return log10(X); }                              \
+  T WEFT_OVL half_sqrt(T X) { return sqrt(X); }                                \
+  T WEFT_OVL half_rsqrt(T X) { return rsqrt(X); }                              \
+  T WEFT_OVL half_recip(T X) { return (T)1 / X; }                              \
+  T WEFT_OVL half_divide(T X, T Y) { return X / Y; }                           \
+  T WEFT_OVL half_powr(T X, T Y) { return powr(X, Y); }                        \
+  T WEFT_OVL native_exp10(T X) { return exp10(X); }
+DEF_HALF_NATIVE(float)
+DEF_HALF_NATIVE(float2)
+DEF_HALF_NATIVE(float3)
+DEF_HALF_NATIVE(float4)
+DEF_HALF_NATIVE(float8)
+DEF_HALF_NATIVE(float16)
+
+//===----------------------------------------------------------------------===//
+// Functions with a pointer result, for each address space
+//===----------------------------------------------------------------------===//
+
+// fract: x - floor(x), kept below 1 (a tiny negative x would round to 1).
+static inline double fractDouble(double X, double *Floor) {
+  double F = __builtin_floor(X);
+  *Floor = F;
+  if (X != X)
+    return X;
+  if (__builtin_isinf(X))
+    return __builtin_copysign(0.0, X);
+  return __builtin_fmin(X - F, 0x1.fffffffffffffp-1);
+}
+static inline float fractFloat(float X, float *Floor) {
+  float F = __builtin_floorf(X);
+  *Floor = F;
+  if (X != X)
+    return X;
+  if (__builtin_isinf(X))
+    return __builtin_copysignf(0.0f, X);
+  return __builtin_fminf(X - F, 0x1.fffffep-1f);
+}
+static inline double modfDouble(double X, double *Int) {
+  double T = __builtin_trunc(X);
+  *Int = T;
+  return __builtin_isinf(X) ? __builtin_copysign(0.0, X)
+                            : __builtin_copysign(X - T, X);
+}
+static inline float modfFloat(float X, float *Int) {
+  float T = __builtin_truncf(X);
+  *Int = T;
+  return __builtin_isinf(X) ? __builtin_copysignf(0.0f, X)
+                            : __builtin_copysignf(X - T, X);
+}
+static inline double frexpDouble(double X, int *E) {
+  return __builtin_frexp(X, E);
+}
+static inline float frexpFloat(float X, int *E) {
+  return __builtin_frexpf(X, E);
+}
+static inline double sincosDouble(double X, double *C) {
+  *C = cos(X);
+  return sin(X);
+}
+static inline float sincosFloat(float X, float *C) {
+  *C = cos(X);
+  return sin(X);
+}
+static inline double lgammarDouble(double X, int *Sign) {
+  return libm_lgamma_r(X, Sign);
+}
+static inline float lgammarFloat(float X, int *Sign) {
+  return (float)libm_lgamma_r((double)X, Sign);
+}
+static inline double remquoDouble(double X, double Y, int *Quo) {
+  return libm_remquo(X, Y, Quo);
+}
+static inline float remquoFloat(float X, float Y, int *Quo) {
+  // remquo of the exact double images gives the float answer exactly: the
+  // remainder of two floats is representable in float.
+  return (float)libm_remquo((double)X, (double)Y, Quo);
+}
+
+// NAME(T x, AS P *out) from a helper over (S x, Q *out).
+#define DEF_PTR1(AS, NAME, HELPER, T, P)                                       \
+  T WEFT_OVL NAME(T X, AS P *Out) {                                            \
+    P O;                                                                       \
+    T R = HELPER(X, &O);                                                       \
+    *Out = O;                                                                  \
+    return R;                                                                  \
+  }
+#define DEF_PTR1_VEC(N, AS, NAME, HELPER, T, P)                                \
+  T##N WEFT_OVL NAME(T##N X, AS P##N *Out) {                                   \
+    T##N R;                                                                    \
+    P##N O;                                                                    \
+    for (int I = 0; I < N; ++I) {                                              \
+      P Q;                                                                     \
+      R[I] = HELPER(X[I], &Q);                                                 \
+      O[I] = Q;                                                                \
+    }                                                                          \
+    *Out = O;                                                                  \
+    return R;                                                                  \
+  }
+#define DEF_PTR2(AS, NAME, HELPER, T, P)                                       \
+  T WEFT_OVL NAME(T X, T Y, AS P *Out) {                                       \
+    P O;                                                                       \
+    T R = HELPER(X, Y, &O);                                                    \
+    *Out = O;                                                                  \
+    return R;                                                                  \
+  }
+#define DEF_PTR2_VEC(N, AS, NAME, HELPER, T, P)                                \
+  T##N WEFT_OVL NAME(T##N X, T##N Y, AS P##N *Out) {                           \
+    T##N R;                                                                    \
+    P##N O;                                                                    \
+    for (int I = 0; I < N; ++I) {                                              \
+      P Q;                                                                     \
+      R[I] = HELPER(X[I], Y[I], &Q);                                           \
+      O[I] = Q;                                                                \
+    }                                                                          \
+    *Out = O;                                                                  \
+    return R;                                                                  \
+  }
+#define DEF_POINTER_FUNCTIONS(AS)                                              \
+  DEF_PTR1(AS, fract, fractFloat, float, float)                                \
+  DEF_PTR1(AS, fract, fractDouble, double, double)                             \
+  DEF_PTR1(AS, modf, modfFloat, float, float)                                  \
+  DEF_PTR1(AS, modf, modfDouble, double, double)                               \
+  DEF_PTR1(AS, frexp, frexpFloat, float, int)                                  \
+  DEF_PTR1(AS, frexp, frexpDouble, double, int)                                \
+  DEF_PTR1(AS, sincos, sincosFloat, float, float)                              \
+  DEF_PTR1(AS, sincos, sincosDouble, double, double)                           \
+  DEF_PTR1(AS, lgamma_r, lgammarFloat, float, int)                             \
+  DEF_PTR1(AS, lgamma_r, lgammarDouble, double, int)                           \
+  DEF_PTR2(AS, remquo, remquoFloat, float, int)                                \
+  DEF_PTR2(AS, remquo, remquoDouble, double, int)                              \
+  FOR_VECTOR_WIDTHS(DEF_PTR1_VEC, AS, fract, fractFloat, float, float)         \
+  FOR_VECTOR_WIDTHS(DEF_PTR1_VEC, AS, fract, fractDouble, double, double)      \
+  FOR_VECTOR_WIDTHS(DEF_PTR1_VEC, AS, modf, modfFloat, float, float)           \
+  FOR_VECTOR_WIDTHS(DEF_PTR1_VEC, AS, modf, modfDouble, double, double)        \
+  FOR_VECTOR_WIDTHS(DEF_PTR1_VEC, AS, frexp, frexpFloat, float, int)           \
+  FOR_VECTOR_WIDTHS(DEF_PTR1_VEC, AS, frexp, frexpDouble, double, int)         \
+  FOR_VECTOR_WIDTHS(DEF_PTR1_VEC, AS, sincos, sincosFloat, float, float)       \
+  FOR_VECTOR_WIDTHS(DEF_PTR1_VEC, AS, sincos, sincosDouble, double, double)    \
+  FOR_VECTOR_WIDTHS(DEF_PTR1_VEC, AS, lgamma_r, lgammarFloat, float, int)      \
+  FOR_VECTOR_WIDTHS(DEF_PTR1_VEC, AS, lgamma_r, lgammarDouble, double, int)    \
+  FOR_VECTOR_WIDTHS(DEF_PTR2_VEC, AS, remquo, remquoFloat, float, int)         \
+  FOR_VECTOR_WIDTHS(DEF_PTR2_VEC, AS, remquo, remquoDouble, double, int)
+DEF_POINTER_FUNCTIONS(__global)
+DEF_POINTER_FUNCTIONS(__local)
+DEF_POINTER_FUNCTIONS(__private)

@@ -1,0 +1,560 @@
+//===- ParallelRegions.cpp - Work-group functions of kernels with barriers ===//
+//
+// Turns a barrier-normal work-item function (NormalizeBarriers) into the
+// work-group function K.workgroup(<K's parameters>, ptr %ctx).
+//
+// A parallel region is what a work-item runs from one barrier to the next:
+// the blocks reachable from a barrier block without crossing another one.
+// Each region becomes its own copy of those blocks inside work-item loops
+// (x innermost), so every work-item finishes the region before any starts
+// the next one, which is exactly what a barrier promises:
+//
+//        barrier.entry                 for z,y,x { region A }
+//          |                           -> for z,y,x { region B }  <-+
+//        [A]                           -> next barrier?  ------------+
+//          |      <-+                  -> for z,y,x { region C }
+//        barrier    |      becomes     -> ret
+//          |        |
+//        [B] -------+
+//          |
+//        [C] -> exit barrier
+//
+// A block reachable from several barriers is copied into each of their
+// regions (tail duplication), so every region ends at barriers only. When
+// a region may end at more than one barrier (a barrier under a condition, or
+// in a loop), each work-item records the barrier it reached and the group
+// continues with that barrier's region. The specification requires every
+// work-item of a group to reach the same barrier, so the record of any one
+// of them chooses the path; a kernel that breaks the rule gets the path of
+// the last work-item, and never hangs because of it. Barriers in loops, in
+// nested loops, in while and do loops, and irreducible control flow between
+// barriers need no special case: a loop around a barrier is a cycle of
+// regions in this graph of barriers.
+//
+// Values crossing block boundaries are first demoted to allocas. An alloca
+// whose value is live across a barrier becomes a context array: one slot per
+// work-item in WorkGroupContext::PrivateArena, which the driver allocates
+// once per worker (never on its stack), laid out slot[value][work-item] so
+// consecutive work-items of the x loop touch consecutive addresses and the
+// vectorizer sees unit-stride accesses. Every other alloca is shared by the
+// work-items in turn, and SROA promotes it back to SSA values later.
+//
+// Unlike WorkItemLoops's, these loops carry no llvm.loop.parallel_accesses
+// (see emitRegion for why); the constant trip counts come from the local
+// size the function is specialized for, with a second copy for the smaller
+// remainder group of a non-uniform NDRange.
+//
+//===----------------------------------------------------------------------===//
+#include "ParallelRegions.h"
+#include "BarrierUtils.h"
+#include "KernelUtils.h"
+#include "ParallelLoops.h"
+#include "WorkGroupContextLayout.h"
+
+#include "weft/debug.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+#include <string>
+
+#define DEBUG_TYPE "weft-parallel-regions"
+
+using namespace llvm;
+
+namespace weft {
+
+namespace {
+
+struct Region {
+  BasicBlock *Head = nullptr;            ///< the barrier block it starts at
+  SmallVector<BasicBlock *, 16> Blocks;  ///< Head's successor first
+  SmallVector<BasicBlock *, 4> Next;     ///< barrier blocks it may end at
+};
+
+/// The barrier graph of a normalized work-item function.
+struct BarrierGraph {
+  SmallVector<BasicBlock *, 8> Barriers; ///< entry barrier first
+  DenseMap<BasicBlock *, unsigned> IdOf; ///< index in Barriers
+  BasicBlock *EntryBarrier = nullptr;
+  BasicBlock *ExitBarrier = nullptr;
+  SmallVector<Region, 8> Regions;        ///< one per barrier but the exit
+  DenseMap<BasicBlock *, unsigned> RegionOf;
+};
+
+bool isNormalized(Function &F) {
+  BasicBlock &Entry = F.getEntryBlock();
+  BasicBlock *First = Entry.getSingleSuccessor();
+  if (!First || !isBarrierBlock(*First))
+    return false;
+  for (Instruction &I : Entry)
+    if (!isa<AllocaInst>(I) && !I.isTerminator())
+      return false;
+  unsigned Returns = 0;
+  for (BasicBlock &BB : F) {
+    if (isa<ReturnInst>(BB.getTerminator())) {
+      if (!isBarrierBlock(BB))
+        return false;
+      ++Returns;
+    }
+    if (isBarrierBlock(BB) && !isa<ReturnInst>(BB.getTerminator()) &&
+        (BB.size() != 2 || !BB.getSingleSuccessor()))
+      return false;
+  }
+  return Returns == 1;
+}
+
+/// Demotes every SSA value used outside its block, and every PHI, to an
+/// alloca, so that copying blocks into regions needs no SSA repair. Returns
+/// the new allocas, which hold whole values (a store kills the old one).
+SmallPtrSet<AllocaInst *, 32> demoteCrossBlockValues(Function &F) {
+  SmallPtrSet<AllocaInst *, 32> Demoted;
+  BasicBlock &Entry = F.getEntryBlock();
+  SmallVector<Instruction *, 64> Escaping;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB) {
+      if (&BB == &Entry && isa<AllocaInst>(I))
+        continue;
+      for (User *U : I.users()) {
+        auto *UI = cast<Instruction>(U);
+        if (UI->getParent() != &BB || isa<PHINode>(UI)) {
+          Escaping.push_back(&I);
+          break;
+        }
+      }
+    }
+  for (Instruction *I : Escaping)
+    if (AllocaInst *A = DemoteRegToStack(*I))
+      Demoted.insert(A);
+  SmallVector<PHINode *, 32> Phis;
+  for (BasicBlock &BB : F)
+    for (PHINode &P : BB.phis())
+      Phis.push_back(&P);
+  for (PHINode *P : Phis)
+    if (AllocaInst *A = DemotePHIToStack(P))
+      Demoted.insert(A);
+  return Demoted;
+}
+
+BarrierGraph formRegions(Function &F) {
+  BarrierGraph G;
+  G.EntryBarrier = F.getEntryBlock().getSingleSuccessor();
+  G.Barriers.push_back(G.EntryBarrier);
+  for (BasicBlock &BB : F)
+    if (isBarrierBlock(BB) && &BB != G.EntryBarrier)
+      G.Barriers.push_back(&BB);
+  for (unsigned I = 0; I < G.Barriers.size(); ++I) {
+    G.IdOf[G.Barriers[I]] = I;
+    if (isa<ReturnInst>(G.Barriers[I]->getTerminator()))
+      G.ExitBarrier = G.Barriers[I];
+  }
+  for (BasicBlock *Head : G.Barriers) {
+    if (Head == G.ExitBarrier)
+      continue;
+    Region R;
+    R.Head = Head;
+    SmallPtrSet<BasicBlock *, 32> Seen;
+    SmallVector<BasicBlock *, 16> Work = {Head->getSingleSuccessor()};
+    // Depth-first, so the copies read in roughly the original order.
+    while (!Work.empty()) {
+      BasicBlock *BB = Work.pop_back_val();
+      if (!Seen.insert(BB).second)
+        continue;
+      if (isBarrierBlock(*BB)) {
+        R.Next.push_back(BB);
+        continue;
+      }
+      R.Blocks.push_back(BB);
+      SmallVector<BasicBlock *, 2> Succs(successors(BB));
+      for (auto It = Succs.rbegin(); It != Succs.rend(); ++It)
+        Work.push_back(*It);
+    }
+    G.RegionOf[Head] = G.Regions.size();
+    G.Regions.push_back(std::move(R));
+  }
+  return G;
+}
+
+/// Whether a load of the demoted value A is reachable from a barrier before
+/// a store to A overwrites it: then each work-item needs its own copy.
+bool isDemotedValueLiveAcrossBarrier(AllocaInst *A, const BarrierGraph &G) {
+  for (BasicBlock *Barrier : G.Barriers) {
+    SmallPtrSet<BasicBlock *, 32> Seen;
+    SmallVector<BasicBlock *, 16> Work(successors(Barrier));
+    while (!Work.empty()) {
+      BasicBlock *BB = Work.pop_back_val();
+      if (!Seen.insert(BB).second)
+        continue;
+      bool Killed = false;
+      for (Instruction &I : *BB) {
+        if (auto *L = dyn_cast<LoadInst>(&I); L && L->getPointerOperand() == A)
+          return true;
+        if (auto *S = dyn_cast<StoreInst>(&I); S && S->getPointerOperand() == A) {
+          Killed = true;
+          break;
+        }
+      }
+      if (!Killed)
+        Work.append(succ_begin(BB), succ_end(BB));
+    }
+  }
+  return false;
+}
+
+/// The blocks where memory based on A is used; false when A's address
+/// escapes into memory, where it cannot be followed.
+bool collectAccessBlocks(AllocaInst *A, SmallPtrSetImpl<BasicBlock *> &Blocks) {
+  SmallVector<Value *, 16> Work = {A};
+  SmallPtrSet<Value *, 16> Seen;
+  while (!Work.empty()) {
+    Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (User *U : V->users()) {
+      auto *I = dyn_cast<Instruction>(U);
+      if (!I)
+        continue;
+      Blocks.insert(I->getParent());
+      if (auto *S = dyn_cast<StoreInst>(I); S && S->getValueOperand() == V)
+        return false;
+      if (I->getType()->isPointerTy())
+        Work.push_back(I);
+    }
+  }
+  return true;
+}
+
+/// Whether memory of a private variable may be written before a barrier
+/// and read after it: some access reaches a barrier and the barrier reaches
+/// some access. Conservative where the demoted-value test is exact.
+bool isMemoryLiveAcrossBarrier(AllocaInst *A, const BarrierGraph &G) {
+  SmallPtrSet<BasicBlock *, 16> Accesses;
+  if (!collectAccessBlocks(A, Accesses))
+    return true;
+  for (BasicBlock *Barrier : G.Barriers) {
+    auto Reaches = [&](bool Forward) {
+      SmallPtrSet<BasicBlock *, 32> Seen;
+      SmallVector<BasicBlock *, 16> Work;
+      if (Forward)
+        Work.append(succ_begin(Barrier), succ_end(Barrier));
+      else
+        Work.append(pred_begin(Barrier), pred_end(Barrier));
+      while (!Work.empty()) {
+        BasicBlock *BB = Work.pop_back_val();
+        if (!Seen.insert(BB).second)
+          continue;
+        if (Accesses.count(BB))
+          return true;
+        if (Forward)
+          Work.append(succ_begin(BB), succ_end(BB));
+        else
+          Work.append(pred_begin(BB), pred_end(BB));
+      }
+      return false;
+    };
+    if (Reaches(false) && Reaches(true))
+      return true;
+  }
+  return false;
+}
+
+/// Moves the allocas live across barriers into context arrays in the
+/// private arena; returns the arena's size in bytes.
+uint64_t formContextArrays(Function &F, const BarrierGraph &G,
+                           const SmallPtrSetImpl<AllocaInst *> &Demoted,
+                           std::array<uint64_t, 3> LocalSize) {
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  SmallVector<AllocaInst *, 16> Context;
+  for (Instruction &I : F.getEntryBlock()) {
+    auto *A = dyn_cast<AllocaInst>(&I);
+    if (!A || !A->getAllocationSize(DL) ||
+        A->getAllocationSize(DL)->isScalable())
+      continue;
+    bool Live = Demoted.count(A) ? isDemotedValueLiveAcrossBarrier(A, G)
+                                 : isMemoryLiveAcrossBarrier(A, G);
+    if (Live)
+      Context.push_back(A);
+  }
+  if (Context.empty())
+    return 0;
+
+  unsigned N = F.arg_size() - 4;
+  Value *Ctx = F.getArg(N);
+  Value *Lid[3] = {F.getArg(N + 1), F.getArg(N + 2), F.getArg(N + 3)};
+  const uint64_t WorkItems = LocalSize[0] * LocalSize[1] * LocalSize[2];
+  LLVMContext &C = F.getContext();
+  Type *I8 = Type::getInt8Ty(C);
+
+  // The arena and this work-item's index, computed once per block that
+  // needs them, at its top; EarlyCSE and LICM merge and hoist them later.
+  struct BlockAnchor {
+    Instruction *Before;
+    Value *Arena, *Linear;
+  };
+  DenseMap<BasicBlock *, BlockAnchor> Anchors;
+  auto anchorOf = [&](BasicBlock *BB) -> BlockAnchor & {
+    auto It = Anchors.find(BB);
+    if (It != Anchors.end())
+      return It->second;
+    Instruction *Before = &*BB->getFirstInsertionPt();
+    IRBuilder<> B(Before);
+    Value *Arena = loadPrivateArena(B, Ctx);
+    Value *Linear = B.CreateAdd(
+        B.CreateMul(B.CreateAdd(B.CreateMul(Lid[2], B.getInt64(LocalSize[1]),
+                                            "", true, true),
+                                Lid[1], "", true, true),
+                    B.getInt64(LocalSize[0]), "", true, true),
+        Lid[0], "wi.linear", true, true);
+    return Anchors[BB] = {Before, Arena, Linear};
+  };
+
+  uint64_t Offset = 0;
+  for (AllocaInst *A : Context) {
+    Align Al = std::max(A->getAlign(), Align(4));
+    uint64_t Stride = alignTo(A->getAllocationSize(DL)->getFixedValue(), Al);
+    Offset = alignTo(Offset, std::max(Al, Align(64)));
+    LLVM_DEBUG(dbgs() << "context array at " << Offset << ", " << Stride
+                      << " bytes per work-item: " << *A << "\n");
+    SmallVector<Instruction *, 16> Users;
+    for (User *U : A->users())
+      Users.push_back(cast<Instruction>(U));
+    DenseMap<BasicBlock *, Value *> AddrIn;
+    for (Instruction *U : Users) {
+      if (auto *II = dyn_cast<IntrinsicInst>(U))
+        if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II)) {
+          II->eraseFromParent();
+          continue;
+        }
+      Value *&Addr = AddrIn[U->getParent()];
+      if (!Addr) {
+        BlockAnchor &An = anchorOf(U->getParent());
+        IRBuilder<> B(An.Before);
+        Value *Index = B.CreateAdd(
+            B.CreateMul(An.Linear, B.getInt64(Stride), "", true, true),
+            B.getInt64(Offset), "", true, true);
+        Addr = B.CreateInBoundsGEP(I8, An.Arena, Index,
+                                   A->getName() + ".ctx");
+      }
+      U->replaceUsesOfWith(A, Addr);
+    }
+    if (!A->use_empty())
+      A->replaceAllUsesWith(PoisonValue::get(A->getType()));
+    A->eraseFromParent();
+    Offset += Stride * WorkItems;
+  }
+  return alignTo(Offset, 64);
+}
+
+class WorkGroupBuilder {
+public:
+  WorkGroupBuilder(Function &WI, const BarrierGraph &G, StringRef Kernel)
+      : WI(WI), G(G), C(WI.getContext()) {
+    WG = createWorkGroupShell(WI, Kernel);
+  }
+
+  Function *build(std::array<uint64_t, 3> LocalSize) {
+    unsigned NumKernelArgs = WI.arg_size() - 4;
+    BasicBlock *Entry = BasicBlock::Create(C, "entry", WG);
+    Exit = BasicBlock::Create(C, "exit", WG);
+    IRBuilder<> B(Exit);
+    B.CreateRetVoid();
+
+    // Allocas not live across barriers: shared by the work-items in turn.
+    B.SetInsertPoint(Entry);
+    for (Instruction &I : WI.getEntryBlock())
+      if (auto *A = dyn_cast<AllocaInst>(&I)) {
+        Instruction *Copy = A->clone();
+        Copy->setName(A->getName());
+        B.Insert(Copy);
+        Base.push_back({A, Copy});
+      }
+    State = B.CreateAlloca(B.getInt32Ty(), nullptr, "next.barrier");
+    for (unsigned I = 0; I <= NumKernelArgs; ++I)
+      Base.push_back({WI.getArg(I), WG->getArg(I)});
+
+    Value *Ctx = WG->getArg(NumKernelArgs);
+    Value *Actual[3], *Fixed[3];
+    Value *IsFull = B.getTrue();
+    for (unsigned D = 0; D < 3; ++D) {
+      Actual[D] = loadContextField(B, Ctx, CtxLocalSize, D);
+      Fixed[D] = B.getInt64(LocalSize[D]);
+      IsFull = B.CreateAnd(IsFull, B.CreateICmpEQ(Actual[D], Fixed[D]));
+    }
+    BasicBlock *FixedStart = BasicBlock::Create(C, "fixed", WG, Exit);
+    BasicBlock *RemainderStart = BasicBlock::Create(C, "remainder", WG, Exit);
+    B.CreateCondBr(IsFull, FixedStart, RemainderStart);
+
+    emitStateMachine("fixed", Fixed, FixedStart);
+    emitStateMachine("remainder", Actual, RemainderStart);
+    Exit->moveAfter(&WG->back());
+    return WG;
+  }
+
+private:
+  /// Every region once, in work-item loops bounded by Bound, entered from
+  /// Start; the regions follow each other as the barriers reached say.
+  void emitStateMachine(StringRef Prefix, Value *const Bound[3],
+                        BasicBlock *Start) {
+    SmallVector<BasicBlock *, 8> Pre;
+    for (unsigned R = 0; R < G.Regions.size(); ++R)
+      Pre.push_back(BasicBlock::Create(
+          C, Prefix + ".region" + std::to_string(R), WG, Exit));
+    auto TargetOf = [&](BasicBlock *Barrier) {
+      return Barrier == G.ExitBarrier ? Exit
+                                      : Pre[G.RegionOf.lookup(Barrier)];
+    };
+    BranchInst::Create(TargetOf(G.EntryBarrier), Start);
+    for (unsigned R = 0; R < G.Regions.size(); ++R)
+      emitRegion(G.Regions[R], (Prefix + ".r" + std::to_string(R)).str(), Bound,
+                 Pre[R], TargetOf);
+  }
+
+  template <typename TargetFn>
+  void emitRegion(const Region &R, const std::string &Prefix,
+                  Value *const Bound[3], BasicBlock *Pre, TargetFn TargetOf) {
+    const char *DimName[3] = {"x", "y", "z"};
+    BasicBlock *Header[3], *Latch[3];
+    for (int D = 2; D >= 0; --D)
+      Header[D] = BasicBlock::Create(C, Prefix + "." + DimName[D] + ".loop", WG,
+                                     Exit);
+    for (int D = 0; D < 3; ++D)
+      Latch[D] = BasicBlock::Create(C, Prefix + "." + DimName[D] + ".latch",
+                                    WG, Exit);
+    BasicBlock *After = BasicBlock::Create(C, Prefix + ".done", WG, Exit);
+
+    IRBuilder<> B(Pre);
+    B.CreateBr(Header[2]);
+    Type *I64 = B.getInt64Ty();
+    PHINode *Id[3];
+    for (int D = 2; D >= 0; --D) {
+      B.SetInsertPoint(Header[D]);
+      Id[D] = B.CreatePHI(I64, 2, Prefix + ".lid." + DimName[D]);
+      Id[D]->addIncoming(B.getInt64(0), D == 2 ? Pre : Header[D + 1]);
+      if (D > 0)
+        B.CreateBr(Header[D - 1]);
+    }
+    for (int D = 0; D < 3; ++D) {
+      B.SetInsertPoint(Latch[D]);
+      Value *Next = B.CreateAdd(Id[D], B.getInt64(1),
+                                Prefix + ".next." + DimName[D], true, true);
+      B.CreateCondBr(B.CreateICmpULT(Next, Bound[D]),
+                                      Header[D], D == 2 ? After : Latch[D + 1]);
+      Id[D]->addIncoming(Next, Latch[D]);
+    }
+
+    // The region's blocks, with its barriers leading to the x latch.
+    ValueToValueMapTy VMap;
+    for (auto &[From, To] : Base)
+      VMap[From] = To;
+    unsigned N = WI.arg_size() - 4;
+    for (unsigned D = 0; D < 3; ++D)
+      VMap[WI.getArg(N + 1 + D)] = Id[D];
+    if (R.Next.size() == 1) {
+      VMap[R.Next[0]] = Latch[0];
+    } else {
+      for (BasicBlock *Barrier : R.Next) {
+        BasicBlock *To = BasicBlock::Create(
+            C, Prefix + ".to." + Barrier->getName(), WG, Latch[0]);
+        B.SetInsertPoint(To);
+        B.CreateStore(B.getInt32(G.IdOf.lookup(Barrier)), State);
+        B.CreateBr(Latch[0]);
+        VMap[Barrier] = To;
+      }
+    }
+    SmallVector<BasicBlock *, 16> Copies;
+    for (BasicBlock *BB : R.Blocks) {
+      BasicBlock *Copy = CloneBasicBlock(BB, VMap, "." + Prefix, WG);
+      Copy->moveBefore(Latch[0]);
+      VMap[BB] = Copy;
+      Copies.push_back(Copy);
+    }
+    for (BasicBlock *Copy : Copies)
+      for (Instruction &I : *Copy)
+        RemapInstruction(&I, VMap,
+                         RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+    B.SetInsertPoint(Header[0]);
+    B.CreateBr(R.Blocks.empty() ? cast<BasicBlock>(VMap[R.Next[0]])
+                                : cast<BasicBlock>(VMap[R.Blocks[0]]));
+    // No access groups here: a region stores a value to its context slot
+    // and reloads it within one work-item, and LLVM 19's loop vectorizer,
+    // once a loop is annotated parallel, forms interleaved groups that
+    // hoist such a reload above the store of an unrolled neighbour (seen
+    // with examples/DCT). Without the annotation it proves independence
+    // itself, which the unit-stride context arrays make easy.
+
+    // On to the region of the barrier reached.
+    B.SetInsertPoint(After);
+    if (R.Next.size() == 1) {
+      B.CreateBr(TargetOf(R.Next[0]));
+      return;
+    }
+    Value *Reached = B.CreateLoad(B.getInt32Ty(), State, "reached");
+    SwitchInst *Switch =
+        B.CreateSwitch(Reached, TargetOf(R.Next[0]), R.Next.size() - 1);
+    for (BasicBlock *Barrier : drop_begin(R.Next))
+      Switch->addCase(B.getInt32(G.IdOf.lookup(Barrier)), TargetOf(Barrier));
+  }
+
+  Function &WI;
+  const BarrierGraph &G;
+  LLVMContext &C;
+  Function *WG = nullptr;
+  BasicBlock *Exit = nullptr;
+  AllocaInst *State = nullptr;
+  SmallVector<std::pair<Value *, Value *>, 32> Base;
+};
+
+} // namespace
+
+PreservedAnalyses ParallelRegionsPass::run(Module &M, ModuleAnalysisManager &) {
+  SmallVector<Function *, 4> WorkItemFunctions;
+  for (Function &F : M) {
+    StringRef Of = derivedFrom(F, WorkItemAttr);
+    if (!F.isDeclaration() && !Of.empty() && (Kernel.empty() || Of == Kernel) &&
+        hasBarrier(F))
+      WorkItemFunctions.push_back(&F);
+  }
+  if (WorkItemFunctions.empty())
+    return PreservedAnalyses::all();
+  for (Function *WI : WorkItemFunctions) {
+    if (!isNormalized(*WI)) {
+      // Left alone: no work-group function, so the compile fails loudly
+      // instead of ignoring the barriers.
+      LLVM_DEBUG(dbgs() << WI->getName()
+                        << " is not in barrier-normal form; skipped\n");
+      continue;
+    }
+    std::string Of = derivedFrom(*WI, WorkItemAttr).str();
+    SmallPtrSet<AllocaInst *, 32> Demoted = demoteCrossBlockValues(*WI);
+    BarrierGraph G = formRegions(*WI);
+    uint64_t ArenaSize = formContextArrays(*WI, G, Demoted, LocalSize);
+    size_t Copied = 0;
+    for (const Region &R : G.Regions)
+      Copied += R.Blocks.size();
+    WEFT_LOG(DebugCompile,
+             "kernel '%s': method parallel-regions, %zu barriers (entry and "
+             "exit included), %zu regions, %zu of %zu blocks after tail "
+             "duplication, %llu bytes of context arrays",
+             Of.c_str(), G.Barriers.size(), G.Regions.size(), Copied,
+             WI->size(), (unsigned long long)ArenaSize);
+    Function *WG = WorkGroupBuilder(*WI, G, Of).build(LocalSize);
+    WG->addFnAttr(PrivateArenaAttr, std::to_string(ArenaSize));
+    WI->eraseFromParent();
+    assert(!verifyFunction(*WG, &errs()) && "ParallelRegions broke the IR");
+    (void)WG;
+  }
+  return PreservedAnalyses::none();
+}
+
+} // namespace weft

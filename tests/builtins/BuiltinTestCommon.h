@@ -1,0 +1,111 @@
+//===- tests/builtins/BuiltinTestCommon.h - running generated kernels -----===//
+//
+// The builtin tests generate OpenCL C for many types and widths, run it
+// over arrays and compare every element with a host reference computed
+// independently (host integer arithmetic, the host FPU in the asked
+// rounding mode, F16C for halves). Device-parametrized like tests/api.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WEFT_TESTS_BUILTINS_BUILTINTESTCOMMON_H
+#define WEFT_TESTS_BUILTINS_BUILTINTESTCOMMON_H
+
+#include "../api/TestCommon.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace weft_test {
+
+/// One kernel argument: a host array copied in, and back out if Output.
+struct BufferArg {
+  void *Host;
+  size_t Bytes;
+  bool Output;
+};
+
+template <typename T> BufferArg in(std::vector<T> &V) {
+  return {V.data(), V.size() * sizeof(T), false};
+}
+template <typename T> BufferArg out(std::vector<T> &V) {
+  return {V.data(), V.size() * sizeof(T), true};
+}
+
+class BuiltinTest : public DeviceTest {
+protected:
+  /// Builds Source (once per call) and runs kernel Name over Global work-items
+  /// with Args as its buffer arguments in order. False after a failure.
+  bool runKernel(const std::string &Source, const char *Name, size_t Global,
+           std::vector<BufferArg> Args, const std::string &Options = "") {
+    if (Source != LastSource || Options != LastOptions) {
+      Program.reset(buildProgram(Context, Device, Source, Options));
+      LastSource = Source;
+      LastOptions = Options;
+    }
+    if (!Program)
+      return false;
+    cl_int Err = CL_SUCCESS;
+    KernelRef K(clCreateKernel(Program, Name, &Err));
+    EXPECT_CL_OK(Err) << " creating kernel " << Name;
+    if (Err != CL_SUCCESS)
+      return false;
+    std::vector<MemRef> Buffers;
+    for (size_t I = 0; I < Args.size(); ++I) {
+      Buffers.emplace_back(makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                      Args[I].Bytes, Args[I].Host));
+      cl_mem M = Buffers.back();
+      EXPECT_CL_OK(clSetKernelArg(K, cl_uint(I), sizeof(cl_mem), &M));
+    }
+    Err = clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, nullptr, 0,
+                                 nullptr, nullptr);
+    EXPECT_CL_OK(Err) << " running " << Name;
+    if (Err != CL_SUCCESS)
+      return false;
+    for (size_t I = 0; I < Args.size(); ++I)
+      if (Args[I].Output)
+        EXPECT_CL_OK(clEnqueueReadBuffer(Queue, Buffers[I], CL_TRUE, 0,
+                                         Args[I].Bytes, Args[I].Host, 0,
+                                         nullptr, nullptr));
+    return !::testing::Test::HasFailure();
+  }
+
+  bool deviceHasDouble() {
+    return deviceInfo<cl_device_fp_config>(Device,
+                                           CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
+  }
+
+private:
+  std::string LastSource, LastOptions;
+};
+
+/// "int4", "int" for width 1.
+inline std::string vecType(const std::string &Scalar, unsigned Width) {
+  return Width == 1 ? Scalar : Scalar + std::to_string(Width);
+}
+
+/// Source lines defining LD(i, P) and ST(v, i, P) for Width: vloadN/vstoreN,
+/// or plain indexing for scalars.
+inline std::string loadStoreMacros(unsigned Width) {
+  if (Width == 1)
+    return "#undef LD\n#undef ST\n#define LD(i, P) (P)[i]\n"
+           "#define ST(v, i, P) ((P)[i] = (v))\n";
+  std::string W = std::to_string(Width);
+  return "#undef LD\n#undef ST\n#define LD(i, P) vload" + W +
+         "(i, P)\n#define ST(v, i, P) vstore" + W + "(v, i, P)\n";
+}
+
+/// A small xorshift generator: the tests are reproducible.
+struct Random {
+  uint64_t State;
+  explicit Random(uint64_t Seed) : State(Seed * 0x9e3779b97f4a7c15ull + 1) {}
+  uint64_t next() {
+    State ^= State << 13;
+    State ^= State >> 7;
+    State ^= State << 17;
+    return State;
+  }
+};
+
+} // namespace weft_test
+
+#endif // WEFT_TESTS_BUILTINS_BUILTINTESTCOMMON_H
