@@ -483,8 +483,8 @@ bool linkExecutable(Module &M, const TargetDesc &Target, ProgramBuild &Build) {
   bool Failed = false;
   for (const std::string &Name : undefinedFunctions(M)) {
     Build.Log += "error: function '" + Name +
-                 "' is not defined (neither by the program nor by Weft's "
-                 "builtin library)\n";
+                 "' is not defined by the program, and Weft's builtin "
+                 "library does not provide it yet\n";
     Failed = true;
   }
   for (Function &F : M) {
