@@ -29,8 +29,7 @@ kernel void sobel(global uchar *Out, global const uchar *In, uint Width,
   int Gx = (Ne + 2 * E + Se) - (Nw + 2 * W + Sw);
   int Gy = (Sw + 2 * S + Se) - (Nw + 2 * N + Ne);
   float Magnitude = sqrt((float)(Gx * Gx + Gy * Gy));
-  // Saturate, then truncate (what convert_uchar_sat does for this range).
-  Out[Y * Width + X] = (uchar)fmin(Magnitude, 255.0f);
+  Out[Y * Width + X] = convert_uchar_sat(Magnitude);
 }
 )CLC";
 

@@ -26,8 +26,25 @@ static bool hasFeature(const std::string &Features, const char *Name) {
 CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
   const HostTopology &Host = hostTopology();
   Desc.Target = hostTargetDesc();
-  Desc.Target.OpenCLCFeatures = {"__opencl_c_int64", "__opencl_c_fp64"};
-  Desc.Target.Extensions = {"cl_khr_fp64", "cl_khr_byte_addressable_store"};
+  // What lib/kernel implements: the atomics (lib/kernel/atomics.cl) work
+  // on real LLVM atomics with every order up to seq_cst at device scope.
+  Desc.Target.OpenCLCFeatures = {
+      "__opencl_c_int64", "__opencl_c_fp64", "__opencl_c_atomic_order_acq_rel",
+      "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device"};
+  Desc.Target.Extensions = {"cl_khr_fp64",
+                            "cl_khr_byte_addressable_store",
+                            "cl_khr_global_int32_base_atomics",
+                            "cl_khr_global_int32_extended_atomics",
+                            "cl_khr_local_int32_base_atomics",
+                            "cl_khr_local_int32_extended_atomics",
+                            "cl_khr_int64_base_atomics",
+                            "cl_khr_int64_extended_atomics"};
+  Desc.AtomicMemoryCapabilities =
+      CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+      CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+      CL_DEVICE_ATOMIC_SCOPE_DEVICE;
+  Desc.AtomicFenceCapabilities =
+      Desc.AtomicMemoryCapabilities | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
 
   Desc.Name = std::string(DriverName) + "-" + Host.CpuModel;
   Desc.Vendor = Host.CpuVendor;

@@ -62,9 +62,9 @@ struct Error : std::runtime_error {
 };
 
 /// Thrown by Session::build when the platform's build log says the program
-/// uses a feature the implementation does not support yet (Weft while
-/// barriers and atomics are being brought up). Reported as SKIP, never as
-/// PASS; any other build failure is a FAIL.
+/// uses a feature the implementation does not support yet (Weft while its
+/// atomic builtins are being brought up). Reported as SKIP, never as PASS;
+/// any other build failure is a FAIL.
 struct Unsupported : Error {
   using Error::Error;
 };

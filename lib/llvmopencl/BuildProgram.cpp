@@ -192,6 +192,17 @@ std::vector<std::string> frontEndArgs(const ParsedOptions &Opts,
     Ext += ",+" + E;
   if (!Ext.empty())
     Args.push_back("-cl-ext=-all" + Ext);
+  // Clang defines these OpenCL C 3.0 feature macros only for SPIR targets
+  // (opencl-c-base.h calls them header-only); its builtin declarations,
+  // the C11 atomics among them, test the macros.
+  for (const std::string &F : Target.OpenCLCFeatures)
+    if (StringSwitch<bool>(F)
+            .Cases("__opencl_c_atomic_scope_device",
+                   "__opencl_c_atomic_scope_all_devices",
+                   "__opencl_c_work_group_collective_functions",
+                   "__opencl_c_read_write_images", true)
+            .Default(false))
+      Args.push_back("-D" + F + "=1");
   Args.insert(Args.end(), Opts.CC1Args.begin(), Opts.CC1Args.end());
   return Args;
 }

@@ -21,6 +21,7 @@
 #include "KernelCache.h"
 #include "KernelUtils.h"
 #include "ParallelRegions.h"
+#include "VectorMathVariants.h"
 #include "WeftPasses.h"
 
 #include "weft/debug.h"
@@ -164,6 +165,13 @@ JIT &getJIT() {
       Main.addGenerator(std::move(*LibM));
     else
       consumeError(LibM.takeError());
+    // SLEEF's vector math, which VectorMathVariants.cpp points the loop
+    // vectorizer at.
+    if (auto Sleef =
+            orc::DynamicLibrarySearchGenerator::Load("libsleef.so.3", Prefix))
+      Main.addGenerator(std::move(*Sleef));
+    else
+      consumeError(Sleef.takeError());
     if (auto Process = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(Prefix))
       Main.addGenerator(std::move(*Process));
     else
@@ -256,7 +264,7 @@ void instrumentForDebug(PassInstrumentationCallbacks &PIC) {
 
 /// Runs the work-group passes and the O3 pipeline over M.
 void optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
-              bool OptDisable) {
+              bool OptDisable, unsigned SimdBytes) {
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
@@ -295,6 +303,11 @@ void optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
   MAM.clear();
 
   Start = std::chrono::steady_clock::now();
+  {
+    ModulePassManager MPM;
+    MPM.addPass(VectorMathVariantsPass(SimdBytes));
+    MPM.run(M, MAM);
+  }
   ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(
       OptDisable ? OptimizationLevel::O1 : OptimizationLevel::O3);
   MPM.addPass(GlobalDCEPass());
@@ -403,7 +416,7 @@ WorkGroupFunction compileWorkGroupFunction(const std::string &Bitcode,
   WeftPassOptions Opts;
   Opts.Kernel = Kernel;
   Opts.LocalSize = {LocalSize[0], LocalSize[1], LocalSize[2]};
-  optimize(M, *TM, Opts, OptDisable);
+  optimize(M, *TM, Opts, OptDisable, Target.SimdBytes);
 
   std::string Launcher = launcherName(Kernel);
   Function *L = M.getFunction(Launcher);
