@@ -596,7 +596,7 @@ private:
             B.CreateMul(Linear, B.getInt64(Stride), "", true, true),
             B.getInt64(V.Offset), "", true, true);
         return B.CreateInBoundsGEP(B.getInt8Ty(), Arena, Index,
-                                   A->getName() + ".ctx");
+                                   V.Alloca->getName() + ".ctx");
       };
       Value *SlotIn = SlotOf(In, ArenaIn, LinearIn);
       LoadInst *FromSlot = In.CreateAlignedLoad(Ty, SlotIn, A->getAlign());
