@@ -30,7 +30,10 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
   // on real LLVM atomics with every order up to seq_cst at device scope.
   Desc.Target.OpenCLCFeatures = {
       "__opencl_c_int64", "__opencl_c_fp64", "__opencl_c_atomic_order_acq_rel",
-      "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device"};
+      "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device",
+      // Images: lib/CL/Image.cpp and lib/kernel/image.cl.
+      "__opencl_c_images", "__opencl_c_read_write_images",
+      "__opencl_c_3d_image_writes"};
   Desc.Target.Extensions = {"cl_khr_fp64",
                             "cl_khr_byte_addressable_store",
                             "cl_khr_global_int32_base_atomics",
@@ -38,7 +41,8 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
                             "cl_khr_local_int32_base_atomics",
                             "cl_khr_local_int32_extended_atomics",
                             "cl_khr_int64_base_atomics",
-                            "cl_khr_int64_extended_atomics"};
+                            "cl_khr_int64_extended_atomics",
+                            "cl_khr_3d_image_writes"};
   Desc.AtomicMemoryCapabilities =
       CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
       CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
@@ -104,6 +108,19 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
   // allocation is ordinary memory both sides see coherently.
   Desc.SvmCapabilities =
       CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER;
+
+  // Images are host memory with a descriptor (lib/CL/Image.h); the builtins
+  // are in lib/kernel/image.cl. Limits are the full profile's minimums or
+  // more; 2-D images from buffers are not supported (alignments 0).
+  Desc.ImageSupport = true;
+  Desc.Image2DMaxWidth = Desc.Image2DMaxHeight = 16384;
+  Desc.Image3DMaxWidth = Desc.Image3DMaxHeight = Desc.Image3DMaxDepth = 2048;
+  Desc.ImageMaxBufferSize = 1 << 27;
+  Desc.ImageMaxArraySize = 2048;
+  Desc.MaxReadImageArgs = 128;
+  Desc.MaxWriteImageArgs = 64;
+  Desc.MaxReadWriteImageArgs = 64;
+  Desc.MaxSamplers = 16;
 }
 
 std::vector<std::vector<unsigned>>

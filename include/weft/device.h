@@ -89,6 +89,16 @@ struct DeviceDescription {
   /// Affinity domains createSubDevice partitions can follow
   /// (CL_DEVICE_AFFINITY_DOMAIN_*; 0: none).
   cl_device_affinity_domain AffinityDomains = 0;
+  /// Images (CL_DEVICE_IMAGE_*); all 0 without ImageSupport. Sizes in
+  /// pixels; the pitch and base-address alignments are those of 2-D images
+  /// made from buffers (0: not supported).
+  bool ImageSupport = false;
+  size_t Image2DMaxWidth = 0, Image2DMaxHeight = 0;
+  size_t Image3DMaxWidth = 0, Image3DMaxHeight = 0, Image3DMaxDepth = 0;
+  size_t ImageMaxBufferSize = 0, ImageMaxArraySize = 0;
+  cl_uint MaxReadImageArgs = 0, MaxWriteImageArgs = 0;
+  cl_uint MaxReadWriteImageArgs = 0, MaxSamplers = 0;
+  cl_uint ImagePitchAlignment = 0, ImageBaseAddressAlignment = 0;
   /// What the compiler builds for.
   TargetDesc Target;
 };

@@ -214,24 +214,34 @@ cl_int DeviceInfoQuery::answer(cl_device_info Param) {
     return vector(Dev.partitionType());
   case CL_DEVICE_REFERENCE_COUNT:
     return uint(Dev.referenceCount());
-  // No image support yet: the values the spec gives for such a device.
   case CL_DEVICE_IMAGE_SUPPORT:
-    return boolean(false);
+    return boolean(Desc.ImageSupport);
   case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+    return uint(Desc.MaxReadImageArgs);
   case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+    return uint(Desc.MaxWriteImageArgs);
   case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+    return uint(Desc.MaxReadWriteImageArgs);
   case CL_DEVICE_MAX_SAMPLERS:
+    return uint(Desc.MaxSamplers);
   case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+    return uint(Desc.ImagePitchAlignment);
   case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
-    return uint(0);
+    return uint(Desc.ImageBaseAddressAlignment);
   case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+    return sizeT(Desc.Image2DMaxWidth);
   case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+    return sizeT(Desc.Image2DMaxHeight);
   case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+    return sizeT(Desc.Image3DMaxWidth);
   case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+    return sizeT(Desc.Image3DMaxHeight);
   case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+    return sizeT(Desc.Image3DMaxDepth);
   case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+    return sizeT(Desc.ImageMaxBufferSize);
   case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-    return sizeT(0);
+    return sizeT(Desc.ImageMaxArraySize);
   // Optional OpenCL 2.x/3.0 features Weft does not claim.
   case CL_DEVICE_SVM_CAPABILITIES:
     return value<cl_device_svm_capabilities>(Desc.SvmCapabilities);

@@ -72,17 +72,17 @@ template <typename Fn, const char *Name> Fn unsupported() {
   WEFT_IMPLEMENTED(clGetCommandQueueInfo) \
   WEFT_IMPLEMENTED(clSetCommandQueueProperty) \
   WEFT_IMPLEMENTED(clCreateBuffer) \
-  WEFT_UNSUPPORTED(clCreateImage2D) \
-  WEFT_UNSUPPORTED(clCreateImage3D) \
+  WEFT_IMPLEMENTED(clCreateImage2D) \
+  WEFT_IMPLEMENTED(clCreateImage3D) \
   WEFT_IMPLEMENTED(clRetainMemObject) \
   WEFT_IMPLEMENTED(clReleaseMemObject) \
-  WEFT_UNSUPPORTED(clGetSupportedImageFormats) \
+  WEFT_IMPLEMENTED(clGetSupportedImageFormats) \
   WEFT_IMPLEMENTED(clGetMemObjectInfo) \
-  WEFT_UNSUPPORTED(clGetImageInfo) \
-  WEFT_UNSUPPORTED(clCreateSampler) \
-  WEFT_UNSUPPORTED(clRetainSampler) \
-  WEFT_UNSUPPORTED(clReleaseSampler) \
-  WEFT_UNSUPPORTED(clGetSamplerInfo) \
+  WEFT_IMPLEMENTED(clGetImageInfo) \
+  WEFT_IMPLEMENTED(clCreateSampler) \
+  WEFT_IMPLEMENTED(clRetainSampler) \
+  WEFT_IMPLEMENTED(clReleaseSampler) \
+  WEFT_IMPLEMENTED(clGetSamplerInfo) \
   WEFT_IMPLEMENTED(clCreateProgramWithSource) \
   WEFT_IMPLEMENTED(clCreateProgramWithBinary) \
   WEFT_IMPLEMENTED(clRetainProgram) \
@@ -108,13 +108,13 @@ template <typename Fn, const char *Name> Fn unsupported() {
   WEFT_IMPLEMENTED(clEnqueueReadBuffer) \
   WEFT_IMPLEMENTED(clEnqueueWriteBuffer) \
   WEFT_IMPLEMENTED(clEnqueueCopyBuffer) \
-  WEFT_UNSUPPORTED(clEnqueueReadImage) \
-  WEFT_UNSUPPORTED(clEnqueueWriteImage) \
-  WEFT_UNSUPPORTED(clEnqueueCopyImage) \
-  WEFT_UNSUPPORTED(clEnqueueCopyImageToBuffer) \
-  WEFT_UNSUPPORTED(clEnqueueCopyBufferToImage) \
+  WEFT_IMPLEMENTED(clEnqueueReadImage) \
+  WEFT_IMPLEMENTED(clEnqueueWriteImage) \
+  WEFT_IMPLEMENTED(clEnqueueCopyImage) \
+  WEFT_IMPLEMENTED(clEnqueueCopyImageToBuffer) \
+  WEFT_IMPLEMENTED(clEnqueueCopyBufferToImage) \
   WEFT_IMPLEMENTED(clEnqueueMapBuffer) \
-  WEFT_UNSUPPORTED(clEnqueueMapImage) \
+  WEFT_IMPLEMENTED(clEnqueueMapImage) \
   WEFT_IMPLEMENTED(clEnqueueUnmapMemObject) \
   WEFT_IMPLEMENTED(clEnqueueNDRangeKernel) \
   WEFT_IMPLEMENTED(clEnqueueTask) \
@@ -153,14 +153,14 @@ template <typename Fn, const char *Name> Fn unsupported() {
   WEFT_IMPLEMENTED(clCreateSubDevices) \
   WEFT_IMPLEMENTED(clRetainDevice) \
   WEFT_IMPLEMENTED(clReleaseDevice) \
-  WEFT_UNSUPPORTED(clCreateImage) \
+  WEFT_IMPLEMENTED(clCreateImage) \
   WEFT_UNSUPPORTED(clCreateProgramWithBuiltInKernels) \
   WEFT_UNSUPPORTED(clCompileProgram) \
   WEFT_UNSUPPORTED(clLinkProgram) \
   WEFT_IMPLEMENTED(clUnloadPlatformCompiler) \
   WEFT_IMPLEMENTED(clGetKernelArgInfo) \
   WEFT_IMPLEMENTED(clEnqueueFillBuffer) \
-  WEFT_UNSUPPORTED(clEnqueueFillImage) \
+  WEFT_IMPLEMENTED(clEnqueueFillImage) \
   WEFT_IMPLEMENTED(clEnqueueMigrateMemObjects) \
   WEFT_IMPLEMENTED(clEnqueueMarkerWithWaitList) \
   WEFT_IMPLEMENTED(clEnqueueBarrierWithWaitList) \
@@ -190,7 +190,7 @@ template <typename Fn, const char *Name> Fn unsupported() {
   WEFT_IMPLEMENTED(clEnqueueSVMMemFill) \
   WEFT_IMPLEMENTED(clEnqueueSVMMap) \
   WEFT_IMPLEMENTED(clEnqueueSVMUnmap) \
-  WEFT_UNSUPPORTED(clCreateSamplerWithProperties) \
+  WEFT_IMPLEMENTED(clCreateSamplerWithProperties) \
   WEFT_IMPLEMENTED(clSetKernelArgSVMPointer) \
   WEFT_IMPLEMENTED(clSetKernelExecInfo) \
   WEFT_UNSUPPORTED(clGetKernelSubGroupInfoKHR) \
@@ -204,7 +204,7 @@ template <typename Fn, const char *Name> Fn unsupported() {
   WEFT_UNSUPPORTED(clSetProgramReleaseCallback) \
   WEFT_UNSUPPORTED(clSetProgramSpecializationConstant) \
   WEFT_IMPLEMENTED(clCreateBufferWithProperties) \
-  WEFT_UNSUPPORTED(clCreateImageWithProperties) \
+  WEFT_IMPLEMENTED(clCreateImageWithProperties) \
   WEFT_IMPLEMENTED(clSetContextDestructorCallback)
 // clang-format on
 

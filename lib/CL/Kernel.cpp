@@ -3,10 +3,36 @@
 #include "Kernel.h"
 
 #include "CommandQueue.h"
+#include "Image.h"
 
 #include <algorithm>
 
 namespace weft {
+
+/// Whether an image of Type may be passed for an argument declared with
+/// TypeName (e.g. "image2d_t", possibly qualified).
+static bool imageMatchesArgType(cl_mem_object_type Type,
+                                const std::string &TypeName) {
+  auto Has = [&](const char *S) {
+    return TypeName.find(S) != std::string::npos;
+  };
+  switch (Type) {
+  case CL_MEM_OBJECT_IMAGE1D:
+    return Has("image1d_t");
+  case CL_MEM_OBJECT_IMAGE1D_BUFFER:
+    return Has("image1d_buffer_t");
+  case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+    return Has("image1d_array_t");
+  case CL_MEM_OBJECT_IMAGE2D:
+    return Has("image2d_t");
+  case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+    return Has("image2d_array_t");
+  case CL_MEM_OBJECT_IMAGE3D:
+    return Has("image3d_t");
+  default:
+    return false;
+  }
+}
 
 Kernel::Kernel(Program &P, const KernelDesc &D)
     : _cl_kernel(ObjectKind::Kernel), Prog(P), Desc(D), Args(D.Args.size()) {
@@ -49,7 +75,7 @@ cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
       return WEFT_ERROR(CL_INVALID_ARG_SIZE, "buffer argument needs a cl_mem");
     cl_mem Handle = Value ? *static_cast<const cl_mem *>(Value) : nullptr;
     if (Handle) {
-      New.Buffer = castMemObject(Handle);
+      New.Buffer = castBuffer(Handle);
       if (!New.Buffer)
         return WEFT_ERROR(CL_INVALID_MEM_OBJECT, "bad buffer argument");
       if (&New.Buffer->context() != &Prog.context())
@@ -73,9 +99,46 @@ cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
     New.Bytes.assign(static_cast<const unsigned char *>(Value),
                      static_cast<const unsigned char *>(Value) + Size);
     break;
-  case KernelArgDesc::Kind::Image:
-  case KernelArgDesc::Kind::Sampler:
-    return WEFT_ERROR(CL_INVALID_ARG_VALUE, "images are not supported yet");
+  case KernelArgDesc::Kind::Image: {
+    if (Size != sizeof(cl_mem))
+      return WEFT_ERROR(CL_INVALID_ARG_SIZE, "image argument needs a cl_mem");
+    New.Buffer = Value ? castMemObject(*static_cast<const cl_mem *>(Value))
+                       : nullptr;
+    if (!New.Buffer || !New.Buffer->image())
+      return WEFT_ERROR(CL_INVALID_ARG_VALUE, "not an image");
+    if (&New.Buffer->context() != &Prog.context())
+      return WEFT_ERROR(CL_INVALID_MEM_OBJECT, "image from another context");
+    if (!imageMatchesArgType(New.Buffer->image()->Type, Arg.TypeName))
+      return WEFT_ERROR(CL_INVALID_ARG_VALUE,
+                        "image type differs from the argument's");
+    cl_mem_flags F = New.Buffer->flags();
+    if ((Arg.AccessQualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY &&
+         (F & CL_MEM_WRITE_ONLY)) ||
+        (Arg.AccessQualifier == CL_KERNEL_ARG_ACCESS_WRITE_ONLY &&
+         (F & CL_MEM_READ_ONLY)) ||
+        (Arg.AccessQualifier == CL_KERNEL_ARG_ACCESS_READ_WRITE &&
+         (F & (CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY))))
+      return WEFT_ERROR(CL_INVALID_ARG_VALUE,
+                        "image flags conflict with the access qualifier");
+    break;
+  }
+  case KernelArgDesc::Kind::Sampler: {
+    if (Size != sizeof(cl_sampler))
+      return WEFT_ERROR(CL_INVALID_ARG_SIZE,
+                        "sampler argument needs a cl_sampler");
+    Sampler *S = Value ? castSampler(*static_cast<const cl_sampler *>(Value))
+                       : nullptr;
+    if (!S)
+      return WEFT_ERROR(CL_INVALID_SAMPLER, "bad sampler argument");
+    if (&S->context() != &Prog.context())
+      return WEFT_ERROR(CL_INVALID_SAMPLER, "sampler from another context");
+    // The kernel sees the sampler's bits as its pointer value.
+    uintptr_t Bits = S->kernelValue();
+    New.Bytes.assign(reinterpret_cast<const unsigned char *>(&Bits),
+                     reinterpret_cast<const unsigned char *>(&Bits) +
+                         sizeof(Bits));
+    break;
+  }
   }
   if (New.Buffer)
     New.Buffer->retainInternal();
@@ -214,6 +277,12 @@ void packArguments(const Device &D, const KernelDesc &Desc,
       const void *Address = V.IsSvm    ? V.SvmPointer
                             : V.Buffer ? V.Buffer->deviceAddress(D)
                                        : nullptr;
+      memcpy(Slot, &Address, sizeof(Address));
+      break;
+    }
+    case KernelArgDesc::Kind::Image: {
+      // The descriptor lives as long as the image, which the command holds.
+      const void *Address = &V.Buffer->image()->Kernel;
       memcpy(Slot, &Address, sizeof(Address));
       break;
     }

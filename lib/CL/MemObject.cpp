@@ -3,6 +3,7 @@
 #include "MemObject.h"
 
 #include "CommandQueue.h"
+#include "Image.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -34,6 +35,7 @@ MemObject::~MemObject() {
   for (auto It = DestructorCallbacks.rbegin(); It != DestructorCallbacks.rend();
        ++It)
     It->first(this, It->second);
+  Image.reset();
   if (OwnsStorage)
     free(Storage);
   if (Parent)
@@ -50,6 +52,10 @@ void *MemObject::deviceAddress(const Device &D) const {
 void MemObject::addDestructorCallback(DestructorFn Fn, void *UserData) {
   std::lock_guard<std::mutex> Guard(Lock);
   DestructorCallbacks.emplace_back(Fn, UserData);
+}
+
+void MemObject::setImage(std::unique_ptr<ImageInfo> Info) {
+  Image = std::move(Info);
 }
 
 static bool hasMoreThanOne(cl_mem_flags Flags, cl_mem_flags Group) {
@@ -179,7 +185,7 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(
     setError(ErrcodeRet, Err);
     return nullptr;
   };
-  MemObject *Parent = castMemObject(Buffer);
+  MemObject *Parent = castBuffer(Buffer);
   if (!Parent || Parent->parent())
     return Fail(WEFT_ERROR(CL_INVALID_MEM_OBJECT, "not a (top-level) buffer"));
   if (cl_int Err = validateAccessFlags(Flags))
@@ -269,7 +275,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem M,
   };
   switch (ParamName) {
   case CL_MEM_TYPE:
-    return Ret(cl_mem_object_type(CL_MEM_OBJECT_BUFFER));
+    return Ret(Mem->image() ? Mem->image()->Type
+                            : cl_mem_object_type(CL_MEM_OBJECT_BUFFER));
   case CL_MEM_FLAGS:
     return Ret(Mem->flags());
   case CL_MEM_SIZE:
@@ -283,7 +290,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem M,
   case CL_MEM_CONTEXT:
     return Ret(static_cast<cl_context>(&Mem->context()));
   case CL_MEM_ASSOCIATED_MEMOBJECT:
-    return Ret(static_cast<cl_mem>(Mem->parent()));
+    return Ret(static_cast<cl_mem>(Mem->image() ? Mem->image()->Buffer
+                                                : Mem->parent()));
   case CL_MEM_OFFSET:
     return Ret(Mem->origin());
   case CL_MEM_USES_SVM_POINTER:
@@ -304,7 +312,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(
     size_t Size, void *Ptr, cl_uint NumEvents, const cl_event *WaitList,
     cl_event *EventRet) {
   CommandQueue *Queue = castQueue(Q);
-  MemObject *Mem = castMemObject(Buffer);
+  MemObject *Mem = castBuffer(Buffer);
   if (cl_int Err =
           validateTransfer(Queue, Mem, Offset, Size, Ptr, NumEvents, WaitList))
     return Err;
@@ -325,7 +333,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(
     size_t Size, const void *Ptr, cl_uint NumEvents, const cl_event *WaitList,
     cl_event *EventRet) {
   CommandQueue *Queue = castQueue(Q);
-  MemObject *Mem = castMemObject(Buffer);
+  MemObject *Mem = castBuffer(Buffer);
   if (cl_int Err =
           validateTransfer(Queue, Mem, Offset, Size, Ptr, NumEvents, WaitList))
     return Err;
@@ -346,8 +354,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(
     size_t DstOffset, size_t Size, cl_uint NumEvents, const cl_event *WaitList,
     cl_event *EventRet) {
   CommandQueue *Queue = castQueue(Q);
-  MemObject *Src = castMemObject(SrcBuffer);
-  MemObject *Dst = castMemObject(DstBuffer);
+  MemObject *Src = castBuffer(SrcBuffer);
+  MemObject *Dst = castBuffer(DstBuffer);
   if (!Queue)
     return WEFT_ERROR(CL_INVALID_COMMAND_QUEUE, "bad queue");
   if (!Src || !Dst)
@@ -386,7 +394,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(
     size_t Offset, size_t Size, cl_uint NumEvents, const cl_event *WaitList,
     cl_event *EventRet) {
   CommandQueue *Queue = castQueue(Q);
-  MemObject *Mem = castMemObject(Buffer);
+  MemObject *Mem = castBuffer(Buffer);
   if (cl_int Err = validateTransfer(Queue, Mem, Offset, Size, Pattern,
                                     NumEvents, WaitList))
     return Err;
@@ -411,7 +419,7 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(
     size_t Offset, size_t Size, cl_uint NumEvents, const cl_event *WaitList,
     cl_event *EventRet, cl_int *ErrcodeRet) {
   CommandQueue *Queue = castQueue(Q);
-  MemObject *Mem = castMemObject(Buffer);
+  MemObject *Mem = castBuffer(Buffer);
   // validateTransfer wants a pointer; mapping has none to check.
   cl_int Err = validateTransfer(Queue, Mem, Offset, Size, &Offset, NumEvents,
                                 WaitList);
@@ -544,7 +552,7 @@ cl_int enqueueHostRect(cl_command_queue Q, cl_mem Buffer, cl_bool Blocking,
                        cl_uint NumEvents, const cl_event *WaitList,
                        cl_event *EventRet, bool IsRead) {
   CommandQueue *Queue = castQueue(Q);
-  MemObject *Mem = castMemObject(Buffer);
+  MemObject *Mem = castBuffer(Buffer);
   if (cl_int Err = validateRect(Queue, {Mem}, Region,
                                 {BufferOrigin, HostOrigin}, NumEvents, WaitList))
     return Err;
@@ -621,8 +629,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
     size_t DstSlicePitch, cl_uint NumEvents, const cl_event *WaitList,
     cl_event *EventRet) {
   CommandQueue *Queue = castQueue(Q);
-  MemObject *Src = castMemObject(SrcBuffer);
-  MemObject *Dst = castMemObject(DstBuffer);
+  MemObject *Src = castBuffer(SrcBuffer);
+  MemObject *Dst = castBuffer(DstBuffer);
   if (cl_int Err = validateRect(Queue, {Src, Dst}, Region,
                                 {SrcOrigin, DstOrigin}, NumEvents, WaitList))
     return Err;

@@ -11,10 +11,13 @@
 #include "Context.h"
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <vector>
 
 namespace weft {
+
+struct ImageInfo;
 
 class MemObject : public _cl_mem, public RefCounted<MemObject> {
 public:
@@ -47,6 +50,12 @@ public:
   void removeMapping() { --MapCount; }
   void addDestructorCallback(DestructorFn Fn, void *UserData);
 
+  /// Images (Image.h): the format, extent and kernel descriptor; null for
+  /// buffers.
+  const ImageInfo *image() const { return Image.get(); }
+  ImageInfo *image() { return Image.get(); }
+  void setImage(std::unique_ptr<ImageInfo> Info);
+
 private:
   Context &Ctx;
   cl_mem_flags Flags;
@@ -60,7 +69,14 @@ private:
   std::atomic<cl_uint> MapCount{0};
   std::mutex Lock;
   std::vector<std::pair<DestructorFn, void *>> DestructorCallbacks;
+  std::unique_ptr<ImageInfo> Image;
 };
+
+/// A buffer (not an image), for the buffer entry points.
+inline MemObject *castBuffer(cl_mem M) {
+  MemObject *Mem = castHandle<MemObject, ObjectKind::MemObject>(M);
+  return Mem && !Mem->image() ? Mem : nullptr;
+}
 
 inline MemObject *castMemObject(cl_mem M) {
   return castHandle<MemObject, ObjectKind::MemObject>(M);
