@@ -88,6 +88,13 @@ struct KernelDesc {
   size_t StaticLocalMemSize = 0;
 };
 
+/// What a successful ProgramBuild holds (CL_PROGRAM_BINARY_TYPE).
+enum class BinaryKind {
+  Executable,     ///< builtins linked, kernels described: ready to run
+  CompiledObject, ///< clCompileProgram: the program's own bitcode only
+  Library,        ///< clLinkProgram -create-library: objects linked together
+};
+
 struct ProgramBuild {
   enum class Status {
     Success,
@@ -98,6 +105,7 @@ struct ProgramBuild {
   std::string Log;     ///< compiler diagnostics, as CL_PROGRAM_BUILD_LOG
   std::string Bitcode; ///< LLVM bitcode of the program, builtins linked
   std::vector<KernelDesc> Kernels;
+  BinaryKind Kind = BinaryKind::Executable;
 };
 
 /// Compiles OpenCL C source with clBuildProgram's options for Target.
@@ -105,6 +113,30 @@ struct ProgramBuild {
 ProgramBuild buildProgram(const std::string &Source,
                           const std::string &Options,
                           const TargetDesc &Target);
+
+/// An embedded header of clCompileProgram: `#include "<IncludeName>"` in the
+/// source finds Source, served from memory.
+struct HeaderSource {
+  std::string IncludeName;
+  std::string Source;
+};
+
+/// clCompileProgram: OpenCL C source to a compiled object (Kind
+/// CompiledObject): the program's own bitcode, no builtins linked, no check
+/// for undefined functions (another object may define them). Options are
+/// clBuildProgram's compile options; InvalidOptions for anything else.
+ProgramBuild compileProgram(const std::string &Source,
+                            const std::string &Options,
+                            const std::vector<HeaderSource> &Headers,
+                            const TargetDesc &Target);
+
+/// clLinkProgram: links compiled objects and libraries (their Bitcode) into
+/// an executable, as buildProgram() produces it, or into a library with
+/// -create-library. Options are clLinkProgram's; InvalidOptions for anything
+/// else. BuildFailure (CL_LINK_PROGRAM_FAILURE) for undefined functions or
+/// symbols defined twice, named in Log.
+ProgramBuild linkProgram(const std::vector<std::string> &Bitcodes,
+                         const std::string &Options, const TargetDesc &Target);
 
 /// Machine code of one kernel specialized for one local size, loaded and
 /// callable. Keeps its code alive while any copy exists.

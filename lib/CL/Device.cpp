@@ -139,9 +139,8 @@ cl_int DeviceInfoQuery::answer(cl_device_info Param) {
     return boolean(true);
   case CL_DEVICE_AVAILABLE:
   case CL_DEVICE_COMPILER_AVAILABLE:
-    return boolean(true);
   case CL_DEVICE_LINKER_AVAILABLE:
-    return boolean(false);
+    return boolean(true);
   case CL_DEVICE_EXECUTION_CAPABILITIES:
     return value<cl_device_exec_capabilities>(Desc.ExecCapabilities);
   case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:

@@ -155,8 +155,8 @@ template <typename Fn, const char *Name> Fn unsupported() {
   WEFT_IMPLEMENTED(clReleaseDevice) \
   WEFT_IMPLEMENTED(clCreateImage) \
   WEFT_UNSUPPORTED(clCreateProgramWithBuiltInKernels) \
-  WEFT_UNSUPPORTED(clCompileProgram) \
-  WEFT_UNSUPPORTED(clLinkProgram) \
+  WEFT_IMPLEMENTED(clCompileProgram) \
+  WEFT_IMPLEMENTED(clLinkProgram) \
   WEFT_IMPLEMENTED(clUnloadPlatformCompiler) \
   WEFT_IMPLEMENTED(clGetKernelArgInfo) \
   WEFT_IMPLEMENTED(clEnqueueFillBuffer) \

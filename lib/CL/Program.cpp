@@ -24,18 +24,37 @@ Program::Program(Context &C, std::map<const Device *, LoadedBinary> B)
       Devices.push_back(D);
 }
 
-std::string Program::binaryFor(const Device &D) const {
-  std::shared_ptr<const ProgramBuild> Built = buildFor(D);
-  if (!Built) {
-    // Not built yet: a program from a binary still has its binary.
-    auto It = Binaries.find(&D);
-    if (It == Binaries.end())
-      return {};
-    return serializeProgramBinary(*It->second.Build, It->second.Options,
-                                  D.description().Target);
+Program::Program(Context &C, std::vector<Device *> Ds,
+                 const std::map<const Device *, LinkResult> &Links,
+                 const std::string &Options)
+    : _cl_program(ObjectKind::Program), Ctx(C), FromBinary(true),
+      Devices(std::move(Ds)) {
+  Ctx.retainInternal();
+  for (const auto &[D, Link] : Links) {
+    DeviceBuild &B = Builds[D];
+    B.Options = Options;
+    B.Log = Link.Log;
+    B.Status = Link.Build ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+    B.Result = Link.Build;
+    if (Link.Build)
+      Binaries[D] = LoadedBinary{Link.Build, Options};
   }
-  return serializeProgramBinary(*Built, buildOptions(D),
-                                D.description().Target);
+}
+
+std::string Program::binaryFor(const Device &D) const {
+  std::shared_ptr<const ProgramBuild> Built = resultFor(D);
+  if (!Built)
+    return {};
+  std::string Options;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    auto It = Builds.find(&D);
+    if (It != Builds.end() && It->second.Result)
+      Options = It->second.Options;
+    else if (auto Bin = Binaries.find(&D); Bin != Binaries.end())
+      Options = Bin->second.Options;
+  }
+  return serializeProgramBinary(*Built, Options, D.description().Target);
 }
 
 Program::~Program() { Ctx.releaseInternal(); }
@@ -44,13 +63,10 @@ static std::string targetKey(const TargetDesc &T) {
   return T.Triple + "|" + T.CPU + "|" + T.Features;
 }
 
-cl_int Program::build(const std::vector<Device *> &Devices,
-                      const std::string &Options) {
-  if (FromBinary)
-    for (Device *D : Devices)
-      if (!Binaries.count(D))
-        return WEFT_ERROR(CL_INVALID_BINARY,
-                          "no binary was loaded for a listed device");
+template <typename Fn>
+cl_int Program::runBuild(const std::vector<Device *> &Devices,
+                         const std::string &Options, const BuildErrors &Errors,
+                         Fn Compile) {
   {
     std::lock_guard<std::mutex> Guard(Lock);
     if (Building)
@@ -65,22 +81,12 @@ cl_int Program::build(const std::vector<Device *> &Devices,
       B.Options = FromBinary ? Binaries.at(D).Options : Options;
     }
   }
-  // One compilation per distinct target. A program from binaries needs no
-  // compilation: its builds were checked for the device when loaded.
+  // One compilation per distinct target.
   std::map<std::string, std::shared_ptr<const ProgramBuild>> ByTarget;
   for (Device *D : Devices) {
-    const TargetDesc &Target = D->description().Target;
-    auto &Slot = ByTarget[targetKey(Target)];
-    if (FromBinary) {
-      Slot = Binaries.at(D).Build;
-      continue;
-    }
-    if (!Slot) {
-      WEFT_LOG(DebugCompile, "building program %p for %s",
-               static_cast<void *>(this), D->description().Name.c_str());
-      Slot = std::make_shared<const ProgramBuild>(
-          buildProgram(Source, Options, Target));
-    }
+    auto &Slot = ByTarget[targetKey(D->description().Target)];
+    if (!Slot)
+      Slot = Compile(*D);
   }
   cl_int Result = CL_SUCCESS;
   std::lock_guard<std::mutex> Guard(Lock);
@@ -99,17 +105,64 @@ cl_int Program::build(const std::vector<Device *> &Devices,
       break;
     case ProgramBuild::Status::InvalidOptions:
       B.Status = CL_BUILD_ERROR;
-      Result = WEFT_ERROR(CL_INVALID_BUILD_OPTIONS, "invalid build options");
+      Result = WEFT_ERROR(Errors.InvalidOptions, "invalid options");
       break;
     case ProgramBuild::Status::BuildFailure:
       B.Status = CL_BUILD_ERROR;
       if (Result == CL_SUCCESS)
-        Result = WEFT_ERROR(CL_BUILD_PROGRAM_FAILURE, "build failed");
+        Result = WEFT_ERROR(Errors.Failure, "build failed");
       break;
     }
   }
   Building = false;
   return Result;
+}
+
+cl_int Program::build(const std::vector<Device *> &Devices,
+                      const std::string &Options) {
+  if (FromBinary)
+    for (Device *D : Devices)
+      if (!Binaries.count(D))
+        return WEFT_ERROR(CL_INVALID_BINARY,
+                          "no binary was loaded for a listed device");
+  return runBuild(
+      Devices, Options, {CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE},
+      [&](const Device &D) -> std::shared_ptr<const ProgramBuild> {
+        const TargetDesc &Target = D.description().Target;
+        if (!FromBinary) {
+          WEFT_LOG(DebugCompile, "building program %p for %s",
+                   static_cast<const void *>(this), D.description().Name.c_str());
+          return std::make_shared<const ProgramBuild>(
+              buildProgram(Source, Options, Target));
+        }
+        // An executable binary was checked for the device when loaded; a
+        // compiled object or library becomes one by linking it alone.
+        const std::shared_ptr<const ProgramBuild> &Loaded =
+            Binaries.at(&D).Build;
+        if (Loaded->Kind == BinaryKind::Executable)
+          return Loaded;
+        return std::make_shared<const ProgramBuild>(
+            linkProgram({Loaded->Bitcode}, "", Target));
+      });
+}
+
+cl_int Program::compile(const std::vector<Device *> &Devices,
+                        const std::string &Options,
+                        const std::vector<HeaderSource> &Headers) {
+  return runBuild(
+      Devices, Options,
+      {CL_INVALID_COMPILER_OPTIONS, CL_COMPILE_PROGRAM_FAILURE},
+      [&](const Device &D) {
+        WEFT_LOG(DebugCompile, "compiling program %p for %s",
+                 static_cast<const void *>(this), D.description().Name.c_str());
+        return std::make_shared<const ProgramBuild>(compileProgram(
+            Source, Options, Headers, D.description().Target));
+      });
+}
+
+bool Program::isBuilding() const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  return Building;
 }
 
 cl_build_status Program::buildStatus(const Device &D) const {
@@ -130,16 +183,48 @@ std::string Program::buildOptions(const Device &D) const {
   return It == Builds.end() ? std::string() : It->second.Options;
 }
 
+static bool isExecutable(const std::shared_ptr<const ProgramBuild> &B) {
+  return B && B->Kind == BinaryKind::Executable;
+}
+
 std::shared_ptr<const ProgramBuild> Program::buildFor(const Device &D) const {
   std::lock_guard<std::mutex> Guard(Lock);
   auto It = Builds.find(&D);
-  return It == Builds.end() ? nullptr : It->second.Result;
+  if (It == Builds.end() || !isExecutable(It->second.Result))
+    return nullptr;
+  return It->second.Result;
+}
+
+std::shared_ptr<const ProgramBuild> Program::resultFor(const Device &D) const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto It = Builds.find(&D);
+  if (It != Builds.end() && It->second.Result)
+    return It->second.Result;
+  // A failed or running build of a program from binaries still leaves the
+  // binary it was loaded from.
+  auto Bin = Binaries.find(&D);
+  return Bin == Binaries.end() ? nullptr : Bin->second.Build;
+}
+
+cl_program_binary_type Program::binaryType(const Device &D) const {
+  std::shared_ptr<const ProgramBuild> B = resultFor(D);
+  if (!B)
+    return CL_PROGRAM_BINARY_TYPE_NONE;
+  switch (B->Kind) {
+  case BinaryKind::CompiledObject:
+    return CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+  case BinaryKind::Library:
+    return CL_PROGRAM_BINARY_TYPE_LIBRARY;
+  case BinaryKind::Executable:
+    break;
+  }
+  return CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
 }
 
 bool Program::isBuiltForAnyDevice() const {
   std::lock_guard<std::mutex> Guard(Lock);
   for (const auto &Entry : Builds)
-    if (Entry.second.Result)
+    if (isExecutable(Entry.second.Result))
       return true;
   return false;
 }
@@ -147,7 +232,7 @@ bool Program::isBuiltForAnyDevice() const {
 const KernelDesc *Program::findKernel(const std::string &Name) const {
   std::lock_guard<std::mutex> Guard(Lock);
   for (const auto &Entry : Builds)
-    if (Entry.second.Result)
+    if (isExecutable(Entry.second.Result))
       for (const KernelDesc &K : Entry.second.Result->Kernels)
         if (K.Name == Name)
           return &K;
@@ -158,7 +243,7 @@ std::vector<std::string> Program::kernelNames() const {
   std::lock_guard<std::mutex> Guard(Lock);
   std::vector<std::string> Names;
   for (const auto &Entry : Builds)
-    if (Entry.second.Result) {
+    if (isExecutable(Entry.second.Result)) {
       for (const KernelDesc &K : Entry.second.Result->Kernels)
         Names.push_back(K.Name);
       break;
@@ -336,6 +421,154 @@ CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(
   return Result;
 }
 
+CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
+    cl_program P, cl_uint NumDevices, const cl_device_id *DeviceList,
+    const char *Options, cl_uint NumInputHeaders,
+    const cl_program *InputHeaders, const char **HeaderIncludeNames,
+    void(CL_CALLBACK *Notify)(cl_program, void *), void *UserData) {
+  Program *Prog = castProgram(P);
+  if (!Prog)
+    return WEFT_ERROR(CL_INVALID_PROGRAM, "bad program");
+  std::vector<Device *> Devices;
+  if (cl_int Err = selectDevices(*Prog, NumDevices, DeviceList, Devices))
+    return Err;
+  if ((NumInputHeaders == 0) != (InputHeaders == nullptr) ||
+      (NumInputHeaders == 0) != (HeaderIncludeNames == nullptr))
+    return WEFT_ERROR(CL_INVALID_VALUE,
+                      "num_input_headers, input_headers and "
+                      "header_include_names disagree");
+  std::vector<HeaderSource> Headers;
+  for (cl_uint I = 0; I < NumInputHeaders; ++I) {
+    Program *Header = castProgram(InputHeaders[I]);
+    if (!Header)
+      return WEFT_ERROR(CL_INVALID_PROGRAM, "an input header is not a program");
+    if (!HeaderIncludeNames[I] || !*HeaderIncludeNames[I])
+      return WEFT_ERROR(CL_INVALID_VALUE, "a header include name is empty");
+    if (!Header->hasSource())
+      return WEFT_ERROR(CL_INVALID_VALUE,
+                        "an input header was not created from source");
+    Headers.push_back({HeaderIncludeNames[I], Header->source()});
+  }
+  if (!Notify && UserData)
+    return WEFT_ERROR(CL_INVALID_VALUE, "user_data without pfn_notify");
+  if (!Prog->hasSource())
+    return WEFT_ERROR(CL_INVALID_OPERATION,
+                      "program was not created with clCreateProgramWithSource");
+  cl_int Result = Prog->compile(Devices, Options ? Options : "", Headers);
+  // The compilation is synchronous; the callback still reports its end.
+  if (Notify && Result != CL_INVALID_OPERATION)
+    Notify(P, UserData);
+  return Result;
+}
+
+CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(
+    cl_context C, cl_uint NumDevices, const cl_device_id *DeviceList,
+    const char *OptionsPtr, cl_uint NumInputPrograms,
+    const cl_program *InputPrograms,
+    void(CL_CALLBACK *Notify)(cl_program, void *), void *UserData,
+    cl_int *ErrcodeRet) {
+  auto Fail = [&](cl_int Err) -> cl_program {
+    setError(ErrcodeRet, Err);
+    return nullptr;
+  };
+  Context *Ctx = castContext(C);
+  if (!Ctx)
+    return Fail(WEFT_ERROR(CL_INVALID_CONTEXT, "bad context"));
+  if ((NumDevices == 0) != (DeviceList == nullptr))
+    return Fail(
+        WEFT_ERROR(CL_INVALID_VALUE, "num_devices and device_list disagree"));
+  if (NumInputPrograms == 0 || !InputPrograms)
+    return Fail(WEFT_ERROR(CL_INVALID_VALUE, "no input programs"));
+  std::vector<Program *> Inputs;
+  for (cl_uint I = 0; I < NumInputPrograms; ++I) {
+    Program *In = castProgram(InputPrograms[I]);
+    if (!In)
+      return Fail(
+          WEFT_ERROR(CL_INVALID_PROGRAM, "an input program is not a program"));
+    if (&In->context() != Ctx)
+      return Fail(WEFT_ERROR(CL_INVALID_PROGRAM,
+                             "an input program is from another context"));
+    Inputs.push_back(In);
+  }
+  if (!Notify && UserData)
+    return Fail(WEFT_ERROR(CL_INVALID_VALUE, "user_data without pfn_notify"));
+  std::vector<Device *> Devices;
+  if (DeviceList) {
+    for (cl_uint I = 0; I < NumDevices; ++I) {
+      Device *D = castDevice(DeviceList[I]);
+      if (!D || !Ctx->hasDevice(D))
+        return Fail(WEFT_ERROR(CL_INVALID_DEVICE, "device not in the context"));
+      if (std::find(Devices.begin(), Devices.end(), D) == Devices.end())
+        Devices.push_back(D);
+    }
+  } else {
+    Devices = Ctx->devices();
+  }
+  for (Program *In : Inputs)
+    if (In->isBuilding())
+      return Fail(WEFT_ERROR(CL_INVALID_OPERATION,
+                             "an input program is still being built"));
+
+  // Per device, every input must hold a compiled object or library (then
+  // the device gets a link) or none may (then it gets nothing).
+  std::map<const Device *, std::vector<std::string>> ToLink;
+  for (Device *D : Devices) {
+    std::vector<std::string> Bitcodes;
+    for (Program *In : Inputs) {
+      std::shared_ptr<const ProgramBuild> B = In->resultFor(*D);
+      if (B && B->Kind != BinaryKind::Executable)
+        Bitcodes.push_back(B->Bitcode);
+    }
+    if (Bitcodes.empty())
+      continue;
+    if (Bitcodes.size() != Inputs.size())
+      return Fail(WEFT_ERROR(CL_INVALID_OPERATION,
+                             "some input programs hold no compiled object or "
+                             "library for a device that others hold one for"));
+    ToLink[D] = std::move(Bitcodes);
+  }
+  if (ToLink.empty())
+    return Fail(WEFT_ERROR(CL_INVALID_OPERATION,
+                           "no input program holds a compiled object or "
+                           "library (clCompileProgram first)"));
+
+  // One link per distinct target and set of inputs, as for builds.
+  std::string Options = OptionsPtr ? OptionsPtr : "";
+  std::map<std::pair<std::string, std::vector<std::string>>,
+           std::shared_ptr<const ProgramBuild>>
+      ByTarget;
+  std::map<const Device *, Program::LinkResult> Links;
+  cl_int Result = CL_SUCCESS;
+  for (auto &[D, Bitcodes] : ToLink) {
+    const TargetDesc &Target = D->description().Target;
+    auto &Slot = ByTarget[{targetKey(Target), Bitcodes}];
+    if (!Slot) {
+      WEFT_LOG(DebugCompile, "linking %zu program(s) for %s", Bitcodes.size(),
+               D->description().Name.c_str());
+      Slot = std::make_shared<const ProgramBuild>(
+          linkProgram(Bitcodes, Options, Target));
+    }
+    if (Slot->Result == ProgramBuild::Status::InvalidOptions) {
+      std::string Why = Slot->Log;
+      while (!Why.empty() && Why.back() == '\n')
+        Why.pop_back();
+      return Fail(WEFT_ERROR(CL_INVALID_LINKER_OPTIONS, Why.c_str()));
+    }
+    Program::LinkResult &L = Links[D];
+    L.Log = Slot->Log;
+    if (Slot->Result == ProgramBuild::Status::Success)
+      L.Build = Slot;
+    else
+      Result = WEFT_ERROR(CL_LINK_PROGRAM_FAILURE, "link failed");
+  }
+  // A failed link still makes a program: its build log says why.
+  auto *Linked = new Program(*Ctx, std::move(Devices), Links, Options);
+  setError(ErrcodeRet, Result);
+  if (Notify)
+    Notify(Linked, UserData);
+  return Linked;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program P,
                                                  cl_program_info ParamName,
                                                  size_t ParamValueSize,
@@ -431,10 +664,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(
                         ParamValueSizeRet);
   case CL_PROGRAM_BINARY_TYPE:
     return returnValue<cl_program_binary_type>(
-        Prog->buildFor(*D) || Prog->isFromBinary()
-            ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-            : CL_PROGRAM_BINARY_TYPE_NONE,
-        ParamValueSize, ParamValue, ParamValueSizeRet);
+        Prog->binaryType(*D), ParamValueSize, ParamValue, ParamValueSizeRet);
   case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
     return returnValue<size_t>(0, ParamValueSize, ParamValue,
                                ParamValueSizeRet);

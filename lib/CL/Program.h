@@ -6,6 +6,12 @@
 // compiled from a build at enqueue time are cached here too, per device,
 // kernel and local size, so a kernel object created later reuses them.
 //
+// A build is an executable, a compiled object (clCompileProgram) or a
+// library (clLinkProgram -create-library); only executables have kernels.
+// A program made by clLinkProgram keeps its link results as if they had
+// been loaded from binaries, so clBuildProgram and CL_PROGRAM_BINARIES
+// treat both alike.
+//
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_LIB_CL_PROGRAM_H
 #define WEFT_LIB_CL_PROGRAM_H
@@ -33,9 +39,20 @@ public:
     std::string Options;
   };
   Program(Context &Ctx, std::map<const Device *, LoadedBinary> Binaries);
+  /// clLinkProgram: the link's result per device for Devices; a failed link
+  /// has a null Build and its log.
+  struct LinkResult {
+    std::shared_ptr<const ProgramBuild> Build;
+    std::string Log;
+  };
+  Program(Context &Ctx, std::vector<Device *> Devices,
+          const std::map<const Device *, LinkResult> &Links,
+          const std::string &Options);
   ~Program();
 
   bool isFromBinary() const { return FromBinary; }
+  /// Made by clCreateProgramWithSource (so clCompileProgram applies).
+  bool hasSource() const { return !FromBinary; }
   /// The CL_PROGRAM_BINARIES entry for D: empty unless D has a build.
   std::string binaryFor(const Device &D) const;
   /// The devices the program is associated with (CL_PROGRAM_DEVICES).
@@ -47,12 +64,23 @@ public:
   /// clBuildProgram for Devices (already validated to be in the context).
   cl_int build(const std::vector<Device *> &Devices,
                const std::string &Options);
+  /// clCompileProgram for Devices, with embedded headers.
+  cl_int compile(const std::vector<Device *> &Devices,
+                 const std::string &Options,
+                 const std::vector<HeaderSource> &Headers);
+  /// Whether a build or compilation is running.
+  bool isBuilding() const;
 
   cl_build_status buildStatus(const Device &D) const;
   std::string buildLog(const Device &D) const;
   std::string buildOptions(const Device &D) const;
-  /// The successful build for D, or null.
+  /// The executable for D, or null.
   std::shared_ptr<const ProgramBuild> buildFor(const Device &D) const;
+  /// What D has of any binary type: the last successful build, compilation
+  /// or link, else the binary it was loaded from; or null.
+  std::shared_ptr<const ProgramBuild> resultFor(const Device &D) const;
+  /// CL_PROGRAM_BINARY_TYPE for D.
+  cl_program_binary_type binaryType(const Device &D) const;
   /// Whether any device has a successful build.
   bool isBuiltForAnyDevice() const;
   /// The kernel named Name in any successful build, or null.
@@ -70,6 +98,16 @@ public:
   void detachKernel() { --AttachedKernels; }
 
 private:
+  /// Errors a failed build reports: clBuildProgram's or clCompileProgram's.
+  struct BuildErrors {
+    cl_int InvalidOptions;
+    cl_int Failure;
+  };
+  template <typename Fn>
+  cl_int runBuild(const std::vector<Device *> &Devices,
+                  const std::string &Options, const BuildErrors &Errors,
+                  Fn Compile);
+
   struct DeviceBuild {
     cl_build_status Status = CL_BUILD_NONE;
     std::string Options;

@@ -17,7 +17,7 @@ namespace {
 
 constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'B', 'I', 'N', '\0'};
 /// Bump when the layout changes: older binaries are then refused.
-constexpr uint32_t FormatVersion = 1;
+constexpr uint32_t FormatVersion = 2;
 constexpr size_t HeaderSize = sizeof(Magic) + 4 + 8 + 8;
 
 uint64_t fnv1a(const unsigned char *Data, size_t Size) {
@@ -94,6 +94,7 @@ std::string serializeProgramBinary(const ProgramBuild &Build,
   P.str(WEFT_VERSION_STRING);
   writeTarget(P, Target);
   P.str(Options);
+  P.u32(static_cast<uint32_t>(Build.Kind));
   P.u32(static_cast<uint32_t>(Build.Kernels.size()));
   for (const KernelDesc &K : Build.Kernels) {
     P.str(K.Name);
@@ -163,9 +164,16 @@ deserializeProgramBinary(const unsigned char *Data, size_t Size,
     return Fail("binary was compiled for another target");
 
   auto Build = std::make_shared<ProgramBuild>();
-  uint32_t NumKernels;
-  if (!R.u32(NumKernels))
+  uint32_t Kind, NumKernels;
+  if (!R.u32(Kind) || !R.u32(NumKernels))
     return Fail("kernel table is cut short");
+  if (Kind > static_cast<uint32_t>(BinaryKind::Library))
+    return Fail("unknown binary type");
+  Build->Kind = static_cast<BinaryKind>(Kind);
+  // Only an executable describes kernels; objects and libraries are linked
+  // (and their kernels described) later.
+  if (Build->Kind != BinaryKind::Executable && NumKernels)
+    return Fail("a compiled object or library with a kernel table");
   for (uint32_t I = 0; I < NumKernels; ++I) {
     KernelDesc K;
     uint32_t NumArgs;

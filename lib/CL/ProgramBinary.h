@@ -5,7 +5,8 @@
 //
 //   magic "WEFTBIN\0" | format version | payload size | FNV-1a of payload
 //   payload: Weft version, target triple/CPU/features/SIMD width, build
-//            options, kernel descriptions, LLVM bitcode
+//            options, binary type (executable, compiled object, library),
+//            kernel descriptions (executables only), LLVM bitcode
 //
 // Every field is read with bounds checks, so a truncated, corrupted or
 // foreign binary is refused (CL_INVALID_BINARY) rather than crashing, and a
@@ -22,7 +23,7 @@
 
 namespace weft {
 
-/// The binary of Build (successful) for a device targeting Target.
+/// The binary of Build (successful, of any BinaryKind) for a device targeting Target.
 std::string serializeProgramBinary(const ProgramBuild &Build,
                                    const std::string &Options,
                                    const TargetDesc &Target);

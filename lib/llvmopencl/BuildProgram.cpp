@@ -1,6 +1,8 @@
 //===- BuildProgram.cpp - clBuildProgram: OpenCL C to linked bitcode ------===//
 //
-// buildProgram() in four steps:
+// buildProgram() in four steps, the first two shared with compileProgram()
+// (clCompileProgram) and the last two with linkProgram() (clLinkProgram,
+// LinkProgram.cpp):
 //
 //   1. the clBuildProgram options, validated and mapped to cc1 arguments
 //      (anything unknown is CL_INVALID_BUILD_OPTIONS, named in the log);
@@ -11,7 +13,8 @@
 //      defines.
 //
 // Then the kernels' descriptions come from clang's kernel metadata, and the
-// module is serialized as the program's bitcode.
+// module is serialized as the program's bitcode. A compiled object stops
+// after step 2: its undefined functions may come from another object.
 //
 //===----------------------------------------------------------------------===//
 #include "CompilerInternals.h"
@@ -447,54 +450,62 @@ double secondsSince(std::chrono::steady_clock::time_point Start) {
 
 } // namespace
 
-ProgramBuild buildProgram(const std::string &Source, const std::string &Options,
-                          const TargetDesc &Target) {
-  ProgramBuild Build;
+std::unique_ptr<Module> compileToModule(LLVMContext &Context,
+                                        const std::string &Source,
+                                        const std::string &Options,
+                                        const std::vector<HeaderSource> &Headers,
+                                        const TargetDesc &Target,
+                                        ProgramBuild &Build) {
   auto Start = std::chrono::steady_clock::now();
-
   ParsedOptions Opts;
   if (!parseOptions(Options, Target, Opts, Build.Log)) {
     Build.Result = Status::InvalidOptions;
     WEFT_LOG(DebugCompile, "rejected build options '%s'", Options.c_str());
-    return Build;
+    return nullptr;
   }
   initializeNativeTarget();
   BuiltinLibrary Lib = builtinLibraryFor(Target.SimdBytes);
-
-  LLVMContext Context;
-  std::unique_ptr<Module> M =
-      compileOpenCLSource(Context, Source, frontEndArgs(Opts, Target, Lib), Build.Log);
+  std::unique_ptr<Module> M = compileOpenCLSource(
+      Context, Source, frontEndArgs(Opts, Target, Lib), Build.Log, Headers);
   if (!M) {
     Build.Result = Status::BuildFailure;
-    return Build;
+    return nullptr;
   }
-  WEFT_LOG(DebugCompile, "front end: %.3f s", secondsSince(Start));
-
-  if (!linkBuiltins(*M, Lib, Build.Log)) {
-    Build.Result = Status::BuildFailure;
-    return Build;
-  }
-  retargetFunctions(*M, Target);
+  // A module flag rather than a build field, so that it survives
+  // clCompileProgram + clLinkProgram.
   if (Opts.OptDisable)
     M->addModuleFlag(Module::Warning, OptDisableFlag, 1);
+  WEFT_LOG(DebugCompile, "front end: %.3f s", secondsSince(Start));
+  return M;
+}
+
+bool linkExecutable(Module &M, const TargetDesc &Target, ProgramBuild &Build) {
+  auto Start = std::chrono::steady_clock::now();
+  BuiltinLibrary Lib = builtinLibraryFor(Target.SimdBytes);
+  Build.Kind = BinaryKind::Executable;
+  if (!linkBuiltins(M, Lib, Build.Log)) {
+    Build.Result = Status::BuildFailure;
+    return false;
+  }
+  retargetFunctions(M, Target);
   WEFT_LOG(DebugCompile, "linked the %s builtin library: %.3f s", Lib.Level,
            secondsSince(Start));
 
   bool Failed = false;
-  for (const std::string &Name : undefinedFunctions(*M)) {
+  for (const std::string &Name : undefinedFunctions(M)) {
     Build.Log += "error: function '" + Name +
-                 "' is not defined (Weft's builtin library does not provide "
-                 "it yet)\n";
+                 "' is not defined by the program, and Weft's builtin "
+                 "library does not provide it yet\n";
     Failed = true;
   }
-  for (Function &F : *M) {
+  for (Function &F : M) {
     if (!isKernel(F))
       continue;
     Build.Kernels.push_back(describeKernel(F));
   }
   std::string VerifyErrors;
   raw_string_ostream VerifyStream(VerifyErrors);
-  if (verifyModule(*M, &VerifyStream)) {
+  if (verifyModule(M, &VerifyStream)) {
     Build.Log += "internal error: invalid module after linking builtins:\n" +
                  VerifyStream.str();
     Failed = true;
@@ -502,16 +513,57 @@ ProgramBuild buildProgram(const std::string &Source, const std::string &Options,
   if (Failed) {
     Build.Result = Status::BuildFailure;
     Build.Kernels.clear();
-    return Build;
+    return false;
   }
+  dumpIR(M, "program");
+  writeBitcode(M, Build);
+  WEFT_LOG(DebugCompile, "built %zu kernel(s), %zu bytes of bitcode",
+           Build.Kernels.size(), Build.Bitcode.size());
+  return true;
+}
 
-  dumpIR(*M, "program");
+void writeBitcode(const Module &M, ProgramBuild &Build) {
+  Build.Bitcode.clear();
   raw_string_ostream Out(Build.Bitcode);
-  WriteBitcodeToFile(*M, Out);
+  WriteBitcodeToFile(M, Out);
   Out.flush();
   Build.Result = Status::Success;
-  WEFT_LOG(DebugCompile, "built %zu kernel(s), %zu bytes of bitcode: %.3f s",
-           Build.Kernels.size(), Build.Bitcode.size(), secondsSince(Start));
+}
+
+ProgramBuild buildProgram(const std::string &Source, const std::string &Options,
+                          const TargetDesc &Target) {
+  ProgramBuild Build;
+  auto Start = std::chrono::steady_clock::now();
+  LLVMContext Context;
+  std::unique_ptr<Module> M =
+      compileToModule(Context, Source, Options, {}, Target, Build);
+  if (M && linkExecutable(*M, Target, Build))
+    WEFT_LOG(DebugCompile, "clBuildProgram: %.3f s", secondsSince(Start));
+  return Build;
+}
+
+ProgramBuild compileProgram(const std::string &Source,
+                            const std::string &Options,
+                            const std::vector<HeaderSource> &Headers,
+                            const TargetDesc &Target) {
+  ProgramBuild Build;
+  Build.Kind = BinaryKind::CompiledObject;
+  LLVMContext Context;
+  std::unique_ptr<Module> M =
+      compileToModule(Context, Source, Options, Headers, Target, Build);
+  if (!M)
+    return Build;
+  std::string VerifyErrors;
+  raw_string_ostream VerifyStream(VerifyErrors);
+  if (verifyModule(*M, &VerifyStream)) {
+    Build.Log += "internal error: invalid module from the front end:\n" +
+                 VerifyStream.str();
+    Build.Result = Status::BuildFailure;
+    return Build;
+  }
+  writeBitcode(*M, Build);
+  WEFT_LOG(DebugCompile, "compiled object: %zu bytes of bitcode",
+           Build.Bitcode.size());
   return Build;
 }
 

@@ -6,9 +6,14 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <memory>
+#include <string>
+#include <vector>
+
 namespace llvm {
+class LLVMContext;
 class Module;
-}
+} // namespace llvm
 
 namespace weft {
 
@@ -22,6 +27,24 @@ void retargetFunctions(llvm::Module &M, const TargetDesc &Target);
 
 /// Module flag set by -cl-opt-disable.
 inline constexpr const char *OptDisableFlag = "weft.opt-disable";
+
+/// Steps 1 and 2 of BuildProgram.cpp: validates Options (clBuildProgram's),
+/// runs clang on Source with Headers as in-memory include files. On failure
+/// returns null with Build.Result and Build.Log saying why.
+std::unique_ptr<llvm::Module>
+compileToModule(llvm::LLVMContext &Context, const std::string &Source,
+                const std::string &Options,
+                const std::vector<HeaderSource> &Headers,
+                const TargetDesc &Target, ProgramBuild &Build);
+
+/// Steps 3 and 4: makes M an executable for Target (builtins linked,
+/// functions nobody defines refused, kernels described) and stores it in
+/// Build. On failure returns false with Build.Result and Build.Log set.
+bool linkExecutable(llvm::Module &M, const TargetDesc &Target,
+                    ProgramBuild &Build);
+
+/// Serializes M into Build.Bitcode and marks Build successful.
+void writeBitcode(const llvm::Module &M, ProgramBuild &Build);
 
 /// Writes M to $WEFT_DUMP_IR/<Stem>.ll when WEFT_DUMP_IR is set.
 void dumpIR(const llvm::Module &M, llvm::StringRef Stem);

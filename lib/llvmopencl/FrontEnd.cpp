@@ -19,6 +19,7 @@
 #include "clang/Lex/PreprocessorOptions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace clang;
@@ -27,7 +28,8 @@ namespace weft {
 
 std::unique_ptr<llvm::Module>
 compileOpenCLSource(llvm::LLVMContext &Context, const std::string &Source,
-                    const std::vector<std::string> &CC1Args, std::string &Log) {
+                    const std::vector<std::string> &CC1Args, std::string &Log,
+                    const std::vector<HeaderSource> &Headers) {
   llvm::raw_string_ostream LogStream(Log);
 
   std::vector<const char *> Argv;
@@ -59,6 +61,29 @@ compileOpenCLSource(llvm::LLVMContext &Context, const std::string &Source,
   CI.getPreprocessorOpts().addRemappedFile(
       SourceFileName,
       llvm::MemoryBuffer::getMemBufferCopy(Source, SourceFileName).release());
+  // Embedded headers live in an in-memory file system laid over the real
+  // one at the working directory, where input.cl notionally is: a quoted
+  // include looks next to its includer first, so "foo.h" and "dir/foo.h"
+  // find them (before any real file of that name).
+  if (!Headers.empty()) {
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Real =
+        llvm::vfs::getRealFileSystem();
+    llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> Memory(
+        new llvm::vfs::InMemoryFileSystem());
+    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> Overlay(
+        new llvm::vfs::OverlayFileSystem(Real));
+    Overlay->pushOverlay(Memory);
+    llvm::ErrorOr<std::string> Cwd = Real->getCurrentWorkingDirectory();
+    std::string Root = Cwd ? *Cwd : std::string("/");
+    Memory->setCurrentWorkingDirectory(Root);
+    for (const HeaderSource &H : Headers) {
+      llvm::SmallString<256> Path(H.IncludeName);
+      Memory->makeAbsolute(Path);
+      Memory->addFile(Path, 0,
+                      llvm::MemoryBuffer::getMemBufferCopy(H.Source, Path));
+    }
+    CI.createFileManager(Overlay);
+  }
   CI.getFrontendOpts().DisableFree = false;
 
   EmitLLVMOnlyAction Action(&Context);

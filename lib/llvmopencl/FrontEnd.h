@@ -7,6 +7,8 @@
 #ifndef WEFT_LLVMOPENCL_FRONTEND_H
 #define WEFT_LLVMOPENCL_FRONTEND_H
 
+#include "weft/compiler.h"
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,10 +25,13 @@ inline constexpr const char *SourceFileName = "input.cl";
 
 /// Runs clang's cc1 with CC1Args (no input file: the source is appended as
 /// SourceFileName, from memory) and returns the module, or null when clang
-/// failed. Diagnostics, warnings included, are appended to Log.
+/// failed. Diagnostics, warnings included, are appended to Log. Headers
+/// (clCompileProgram's embedded headers) are files in memory, found by
+/// `#include "<IncludeName>"`.
 std::unique_ptr<llvm::Module>
 compileOpenCLSource(llvm::LLVMContext &Context, const std::string &Source,
-                    const std::vector<std::string> &CC1Args, std::string &Log);
+                    const std::vector<std::string> &CC1Args, std::string &Log,
+                    const std::vector<HeaderSource> &Headers = {});
 
 } // namespace weft
 
