@@ -508,6 +508,42 @@ TEST_P(CompileLink, BuildFromCompiledObjectBinary) {
     EXPECT_EQ(Out[I], 2 * Data[I]) << "at " << I;
 }
 
+TEST_P(CompileLink, ConcurrentCompilesAndLinks) {
+  // Threads link the same inputs and compile programs sharing the header
+  // programs, at the same time.
+  ProgramRef Lib(compiled(LibrarySource));
+  ProgramRef Kern(compiled(KernelSource));
+  ASSERT_TRUE(Lib && Kern);
+  const int NumThreads = 4;
+  std::vector<cl_program> Linked(NumThreads, nullptr);
+  std::vector<cl_int> Errors(NumThreads, CL_SUCCESS);
+  std::vector<std::thread> Threads;
+  for (int T = 0; T < NumThreads; ++T)
+    Threads.emplace_back([&, T] {
+      cl_program Own = T % 2 ? source(LibrarySource) : nullptr;
+      cl_program Headers[] = {Helper, Consts};
+      const char *Names[] = {"helper.h", "inc/consts.h"};
+      if (Own)
+        Errors[T] = clCompileProgram(Own, 1, &Device, "", 2, Headers, Names,
+                                     nullptr, nullptr);
+      cl_program Inputs[] = {Own ? Own : Lib.get(), Kern};
+      cl_int Err = CL_SUCCESS;
+      Linked[T] = clLinkProgram(Context, 1, &Device, "", 2, Inputs, nullptr,
+                                nullptr, &Err);
+      if (Errors[T] == CL_SUCCESS)
+        Errors[T] = Err;
+      if (Own)
+        clReleaseProgram(Own);
+    });
+  for (std::thread &T : Threads)
+    T.join();
+  for (int T = 0; T < NumThreads; ++T) {
+    ProgramRef P(Linked[T]);
+    ASSERT_CL_OK(Errors[T]) << "thread " << T;
+    checkApply(P);
+  }
+}
+
 WEFT_INSTANTIATE_DEVICE_TEST(CompileLink);
 
 } // namespace
