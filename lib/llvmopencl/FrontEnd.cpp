@@ -16,6 +16,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Lex/HeaderSearchOptions.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -64,7 +65,9 @@ compileOpenCLSource(llvm::LLVMContext &Context, const std::string &Source,
   // Embedded headers live in an in-memory file system laid over the real
   // one at the working directory, where input.cl notionally is: a quoted
   // include looks next to its includer first, so "foo.h" and "dir/foo.h"
-  // find them (before any real file of that name).
+  // find them (before any real file of that name). The directory is also a
+  // quoted-include path, so that a header in "dir/" can include "foo.h" by
+  // the name the application gave it.
   if (!Headers.empty()) {
     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Real =
         llvm::vfs::getRealFileSystem();
@@ -83,6 +86,9 @@ compileOpenCLSource(llvm::LLVMContext &Context, const std::string &Source,
                       llvm::MemoryBuffer::getMemBufferCopy(H.Source, Path));
     }
     CI.createFileManager(Overlay);
+    CI.getHeaderSearchOpts().AddPath(Root, frontend::Quoted,
+                                     /*IsFramework=*/false,
+                                     /*IgnoreSysRoot=*/true);
   }
   CI.getFrontendOpts().DisableFree = false;
 

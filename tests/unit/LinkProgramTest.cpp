@@ -152,6 +152,19 @@ TEST(LinkProgram, LibraryKeepsItsSemanticsUnlessItAllowsLinkOptions) {
   }
 }
 
+TEST(LinkProgram, NestedEmbeddedHeaders) {
+  // "inc/defs.h" includes "two.h" by the name it was given, from another
+  // directory; "helper.h" is found next to the source.
+  ProgramBuild B = weft::compileProgram(
+      "#include \"helper.h\"\nkernel void k(global int *p) { *p = TWICE(3); }",
+      "",
+      {{"helper.h", "#include \"inc/defs.h\"\n"},
+       {"inc/defs.h", "#include \"two.h\"\n#define TWICE(x) (TWO * (x))\n"},
+       {"two.h", "#define TWO 2\n"}},
+      host());
+  EXPECT_EQ(B.Result, ProgramBuild::Status::Success) << B.Log;
+}
+
 TEST(LinkProgram, Failures) {
   ProgramBuild Kern = compiled(Kernel);
   ProgramBuild Undefined = weft::linkProgram({Kern.Bitcode}, "", host());
