@@ -2,7 +2,10 @@
 #include "ParallelLoops.h"
 #include "KernelUtils.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -44,6 +47,134 @@ bool accessesPrivateAlloca(Instruction &I) {
     for (const Value *O : Objects)
       if (isa<AllocaInst>(O))
         return true;
+  }
+  return false;
+}
+
+namespace {
+
+/// The objects an access may touch, in the sense of
+/// mayReadAfterWriteInIteration: nullptr stands for "unknown", and every
+/// pointer loaded from memory (the private arena, say) is one object.
+struct AccessObjects {
+  SmallVector<const Value *, 2> Objects;
+  bool Unknown = false;
+};
+
+bool addObjectsOf(const Value *Ptr, AccessObjects &Out) {
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Ptr, Objects);
+  for (const Value *O : Objects) {
+    if (isa<Argument>(O) || isa<GlobalValue>(O) || isa<AllocaInst>(O))
+      Out.Objects.push_back(O);
+    else if (isa<LoadInst>(O))
+      Out.Objects.push_back(nullptr); // all loaded pointers: one class
+    else
+      Out.Unknown = true;
+  }
+  return true;
+}
+
+/// The objects I reads (Reads) or writes (Writes); false when I touches
+/// no memory the check cares about.
+bool objectsOf(Instruction &I, AccessObjects &Reads, AccessObjects &Writes) {
+  if (!I.mayReadOrWriteMemory())
+    return false;
+  if (auto *II = dyn_cast<IntrinsicInst>(&I))
+    if (II->isLifetimeStartOrEnd() || II->isAssumeLikeIntrinsic() ||
+        isa<DbgInfoIntrinsic>(II))
+      return false;
+  if (auto *L = dyn_cast<LoadInst>(&I))
+    return addObjectsOf(L->getPointerOperand(), Reads);
+  if (auto *S = dyn_cast<StoreInst>(&I))
+    return addObjectsOf(S->getPointerOperand(), Writes);
+  if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+    addObjectsOf(MI->getDest(), Writes);
+    if (auto *MT = dyn_cast<MemTransferInst>(MI))
+      addObjectsOf(MT->getSource(), Reads);
+    return true;
+  }
+  if (I.mayReadFromMemory())
+    Reads.Unknown = true;
+  if (I.mayWriteToMemory())
+    Writes.Unknown = true;
+  return true;
+}
+
+bool overlap(const AccessObjects &A, const AccessObjects &B) {
+  if ((A.Unknown && (B.Unknown || !B.Objects.empty())) ||
+      (B.Unknown && !A.Objects.empty()))
+    return true;
+  for (const Value *O : A.Objects)
+    if (is_contained(B.Objects, O))
+      return true;
+  return false;
+}
+
+/// Two simple accesses at a known constant distance that do not overlap.
+bool provablyDisjoint(Instruction &A, Instruction &B) {
+  std::optional<MemoryLocation> LA = MemoryLocation::getOrNone(&A),
+                                LB = MemoryLocation::getOrNone(&B);
+  if (!LA || !LB || !LA->Size.hasValue() || !LB->Size.hasValue() ||
+      LA->Size.isScalable() || LB->Size.isScalable())
+    return false;
+  const DataLayout &DL = A.getModule()->getDataLayout();
+  int64_t OffsetA = 0, OffsetB = 0;
+  const Value *BaseA = GetPointerBaseWithConstantOffset(LA->Ptr, OffsetA, DL);
+  const Value *BaseB = GetPointerBaseWithConstantOffset(LB->Ptr, OffsetB, DL);
+  if (BaseA != BaseB)
+    return false;
+  int64_t Diff = OffsetB - OffsetA; // B starts Diff bytes after A
+  return Diff >= int64_t(LA->Size.getValue()) ||
+         -Diff >= int64_t(LB->Size.getValue());
+}
+
+} // namespace
+
+void markContextSlotCopy(Instruction &I) {
+  I.setMetadata(ContextSlotCopyMD, MDNode::get(I.getContext(), {}));
+}
+
+bool isContextSlotCopy(const Instruction &I) {
+  return I.getMetadata(ContextSlotCopyMD) != nullptr;
+}
+
+bool mayReadAfterWriteInIteration(ArrayRef<BasicBlock *> Body) {
+  if (Body.empty())
+    return false;
+  BasicBlock *Header = Body.front();
+  SmallPtrSet<BasicBlock *, 32> InBody(Body.begin(), Body.end());
+  for (BasicBlock *BB : Body) {
+    for (Instruction &S : *BB) {
+      AccessObjects Reads, Writes;
+      if (accessesPrivateAlloca(S) || !objectsOf(S, Reads, Writes) ||
+          (Writes.Objects.empty() && !Writes.Unknown))
+        continue;
+      // Whether an access after S may touch what S wrote.
+      auto Conflicts = [&](Instruction &I) {
+        AccessObjects R, W;
+        if (accessesPrivateAlloca(I) || !objectsOf(I, R, W) ||
+            isContextSlotCopy(S) || isContextSlotCopy(I) ||
+            provablyDisjoint(S, I))
+          return false;
+        return overlap(Writes, R) || overlap(Writes, W);
+      };
+      for (Instruction &I :
+           make_range(std::next(S.getIterator()), BB->end()))
+        if (Conflicts(I))
+          return true;
+      SmallPtrSet<BasicBlock *, 32> Seen;
+      SmallVector<BasicBlock *, 16> Work(successors(BB));
+      while (!Work.empty()) {
+        BasicBlock *Next = Work.pop_back_val();
+        if (Next == Header || !InBody.count(Next) || !Seen.insert(Next).second)
+          continue;
+        for (Instruction &I : *Next)
+          if (Conflicts(I))
+            return true;
+        Work.append(succ_begin(Next), succ_end(Next));
+      }
+    }
   }
   return false;
 }

@@ -25,6 +25,29 @@ llvm::MDNode *makeParallelLoopID(llvm::LLVMContext &C,
 /// such accesses keep their ordinary dependences.
 bool accessesPrivateAlloca(llvm::Instruction &I);
 
+/// Marks I as one of ParallelRegions's copies between a context slot and
+/// the value's alloca at the start or end of a region. Only that copy
+/// touches its slot in the region, so it never conflicts with anything.
+void markContextSlotCopy(llvm::Instruction &I);
+bool isContextSlotCopy(const llvm::Instruction &I);
+inline constexpr const char *ContextSlotCopyMD = "weft.context.slot";
+
+/// Whether some work-item of Body may store to memory and later, in the same
+/// pass through Body, read or write memory based on the same object. Body's
+/// first block is the loop header; edges back into it are not followed.
+///
+/// llvm.loop.parallel_accesses only promises that different iterations are
+/// independent, but LLVM 19's interleaved-access vectorization takes the
+/// annotation as licence to hoist strided loads and sink strided stores
+/// past anything (LoopAccessAnalysis skips its dependence checker for such
+/// loops, so no dependence forbids the motion). A load that follows a store
+/// to the same place in one iteration can then read the stale value, so a
+/// body where this may happen must stay unannotated and let LLVM prove what
+/// it can. Objects are compared by identity: two different kernel arguments
+/// are taken not to alias, every other unidentifiable pointer (a select, a
+/// phi, a call result) is taken to alias everything.
+bool mayReadAfterWriteInIteration(llvm::ArrayRef<llvm::BasicBlock *> Body);
+
 /// Puts every other memory access of Body into the access groups of
 /// GroupList: work-items are independent between barriers by the OpenCL
 /// execution model (a race on __local or __global memory is undefined).

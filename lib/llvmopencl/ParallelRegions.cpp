@@ -39,10 +39,10 @@
 // vectorizer sees unit-stride accesses. Every other alloca is shared by the
 // work-items in turn, and SROA promotes it back to SSA values later.
 //
-// Unlike WorkItemLoops's, these loops carry no llvm.loop.parallel_accesses
-// (see emitRegion for why); the constant trip counts come from the local
-// size the function is specialized for, with a second copy for the smaller
-// remainder group of a non-uniform NDRange.
+// The loops carry llvm.loop.parallel_accesses like WorkItemLoops's; the
+// constant trip counts come from the local size the function is specialized
+// for, with a second copy for the smaller remainder group of a non-uniform
+// NDRange.
 //
 //===----------------------------------------------------------------------===//
 #include "ParallelRegions.h"
@@ -269,11 +269,35 @@ bool isMemoryLiveAcrossBarrier(AllocaInst *A, const BarrierGraph &G) {
   return false;
 }
 
-/// Moves the allocas live across barriers into context arrays in the
-/// private arena; returns the arena's size in bytes.
+/// A demoted value live across barriers: its alloca stays, and each region
+/// that uses it copies its context slot in at the start of a work-item's
+/// pass and out at the end (WorkGroupBuilder::copyContextValues).
+struct ContextValue {
+  AllocaInst *Alloca;
+  uint64_t Offset; ///< of work-item 0's slot in the arena
+};
+
+/// The linear index of a work-item in the context arrays. The same formula,
+/// with the specialized local size, in every region and in the remainder
+/// group's copy, so a slot always belongs to the same work-item.
+Value *contextIndex(IRBuilder<> &B, Value *const Lid[3],
+                    std::array<uint64_t, 3> LocalSize) {
+  return B.CreateAdd(
+      B.CreateMul(B.CreateAdd(B.CreateMul(Lid[2], B.getInt64(LocalSize[1]), "",
+                                          true, true),
+                              Lid[1], "", true, true),
+                  B.getInt64(LocalSize[0]), "", true, true),
+      Lid[0], "wi.linear", true, true);
+}
+
+/// Gives the allocas live across barriers context arrays in the private
+/// arena: memory whose address is taken is rewritten to use its slots
+/// directly, demoted values are returned in Values; returns the arena's
+/// size in bytes.
 uint64_t formContextArrays(Function &F, const BarrierGraph &G,
                            const SmallPtrSetImpl<AllocaInst *> &Demoted,
-                           std::array<uint64_t, 3> LocalSize) {
+                           std::array<uint64_t, 3> LocalSize,
+                           SmallVectorImpl<ContextValue> &Values) {
   const DataLayout &DL = F.getParent()->getDataLayout();
   SmallVector<AllocaInst *, 16> Context;
   for (Instruction &I : F.getEntryBlock()) {
@@ -310,12 +334,7 @@ uint64_t formContextArrays(Function &F, const BarrierGraph &G,
     Instruction *Before = &*BB->getFirstInsertionPt();
     IRBuilder<> B(Before);
     Value *Arena = loadPrivateArena(B, Ctx);
-    Value *Linear = B.CreateAdd(
-        B.CreateMul(B.CreateAdd(B.CreateMul(Lid[2], B.getInt64(LocalSize[1]),
-                                            "", true, true),
-                                Lid[1], "", true, true),
-                    B.getInt64(LocalSize[0]), "", true, true),
-        Lid[0], "wi.linear", true, true);
+    Value *Linear = contextIndex(B, Lid, LocalSize);
     return Anchors[BB] = {Before, Arena, Linear};
   };
 
@@ -326,6 +345,11 @@ uint64_t formContextArrays(Function &F, const BarrierGraph &G,
     Offset = alignTo(Offset, std::max(Al, Align(64)));
     LLVM_DEBUG(dbgs() << "context array at " << Offset << ", " << Stride
                       << " bytes per work-item: " << *A << "\n");
+    if (Demoted.count(A)) {
+      Values.push_back({A, Offset});
+      Offset += Stride * WorkItems;
+      continue;
+    }
     SmallVector<Instruction *, 16> Users;
     for (User *U : A->users())
       Users.push_back(cast<Instruction>(U));
@@ -358,12 +382,14 @@ uint64_t formContextArrays(Function &F, const BarrierGraph &G,
 
 class WorkGroupBuilder {
 public:
-  WorkGroupBuilder(Function &WI, const BarrierGraph &G, StringRef Kernel)
-      : WI(WI), G(G), C(WI.getContext()) {
+  WorkGroupBuilder(Function &WI, const BarrierGraph &G,
+                   ArrayRef<ContextValue> Values, StringRef Kernel)
+      : WI(WI), G(G), Values(Values), C(WI.getContext()) {
     WG = createWorkGroupShell(WI, Kernel);
   }
 
   Function *build(std::array<uint64_t, 3> LocalSize) {
+    this->LocalSize = LocalSize;
     unsigned NumKernelArgs = WI.arg_size() - 4;
     BasicBlock *Entry = BasicBlock::Create(C, "entry", WG);
     Exit = BasicBlock::Create(C, "exit", WG);
@@ -378,6 +404,7 @@ public:
         Copy->setName(A->getName());
         B.Insert(Copy);
         Base.push_back({A, Copy});
+        BaseMap[A] = Copy;
       }
     State = B.CreateAlloca(B.getInt32Ty(), nullptr, "next.barrier");
     for (unsigned I = 0; I <= NumKernelArgs; ++I)
@@ -394,6 +421,10 @@ public:
     BasicBlock *FixedStart = BasicBlock::Create(C, "fixed", WG, Exit);
     BasicBlock *RemainderStart = BasicBlock::Create(C, "remainder", WG, Exit);
     B.CreateCondBr(IsFull, FixedStart, RemainderStart);
+
+    for (MDNode *&Group : Groups)
+      Group = MDNode::getDistinct(C, {});
+    GroupList = MDNode::get(C, {Groups[0], Groups[1], Groups[2]});
 
     emitStateMachine("fixed", Fixed, FixedStart);
     emitStateMachine("remainder", Actual, RemainderStart);
@@ -425,6 +456,7 @@ private:
                   Value *const Bound[3], BasicBlock *Pre, TargetFn TargetOf) {
     const char *DimName[3] = {"x", "y", "z"};
     BasicBlock *Header[3], *Latch[3];
+    BranchInst *LatchBr[3];
     for (int D = 2; D >= 0; --D)
       Header[D] = BasicBlock::Create(C, Prefix + "." + DimName[D] + ".loop", WG,
                                      Exit);
@@ -448,8 +480,8 @@ private:
       B.SetInsertPoint(Latch[D]);
       Value *Next = B.CreateAdd(Id[D], B.getInt64(1),
                                 Prefix + ".next." + DimName[D], true, true);
-      B.CreateCondBr(B.CreateICmpULT(Next, Bound[D]),
-                                      Header[D], D == 2 ? After : Latch[D + 1]);
+      LatchBr[D] = B.CreateCondBr(B.CreateICmpULT(Next, Bound[D]), Header[D],
+                                  D == 2 ? After : Latch[D + 1]);
       Id[D]->addIncoming(Next, Latch[D]);
     }
 
@@ -460,6 +492,7 @@ private:
     unsigned N = WI.arg_size() - 4;
     for (unsigned D = 0; D < 3; ++D)
       VMap[WI.getArg(N + 1 + D)] = Id[D];
+    SmallVector<BasicBlock *, 4> ToBlocks;
     if (R.Next.size() == 1) {
       VMap[R.Next[0]] = Latch[0];
     } else {
@@ -470,6 +503,7 @@ private:
         B.CreateStore(B.getInt32(G.IdOf.lookup(Barrier)), State);
         B.CreateBr(Latch[0]);
         VMap[Barrier] = To;
+        ToBlocks.push_back(To);
       }
     }
     SmallVector<BasicBlock *, 16> Copies;
@@ -486,12 +520,27 @@ private:
     B.SetInsertPoint(Header[0]);
     B.CreateBr(R.Blocks.empty() ? cast<BasicBlock>(VMap[R.Next[0]])
                                 : cast<BasicBlock>(VMap[R.Blocks[0]]));
-    // No access groups here: a region stores a value to its context slot
-    // and reloads it within one work-item, and LLVM 19's loop vectorizer,
-    // once a loop is annotated parallel, forms interleaved groups that
-    // hoist such a reload above the store of an unrolled neighbour (seen
-    // with examples/DCT). Without the annotation it proves independence
-    // itself, which the unit-stride context arrays make easy.
+    Value *const Lid[3] = {Id[0], Id[1], Id[2]};
+    copyContextValues(Copies, Header[0], Latch[0], Lid);
+
+    // A work-item's pass through the region, header to x latch. The loops
+    // are parallel by the execution model; whether LLVM may be told so
+    // depends on what it would do with that (mayReadAfterWriteInIteration).
+    SmallVector<BasicBlock *, 16> Body = {Header[0]};
+    Body.append(Copies.begin(), Copies.end());
+    Body.append(ToBlocks.begin(), ToBlocks.end());
+    Body.push_back(Latch[0]);
+    if (mayReadAfterWriteInIteration(Body)) {
+      LLVM_DEBUG(dbgs() << Prefix << ": a work-item may reload what it "
+                        << "stored; loops left unannotated\n");
+      ++RegionsUntagged;
+    } else {
+      tagParallelAccesses(Body, GroupList);
+      for (unsigned D = 0; D < 3; ++D)
+        LatchBr[D]->setMetadata(LLVMContext::MD_loop,
+                                makeParallelLoopID(C, Groups[D]));
+      ++RegionsTagged;
+    }
 
     // On to the region of the barrier reached.
     B.SetInsertPoint(After);
@@ -506,13 +555,80 @@ private:
       Switch->addCase(B.getInt32(G.IdOf.lookup(Barrier)), TargetOf(Barrier));
   }
 
+  /// Copies the context values the region's Copies use between their slots
+  /// and their allocas: loads at the top of Header (after the PHIs), stores
+  /// at the top of Latch. So a work-item reads each slot before it writes
+  /// it, once per pass through the region, and never reloads a slot it
+  /// stored in the same pass: with the parallel-access annotation LLVM's
+  /// interleaving moves strided loads up and strided stores down freely
+  /// (mayReadAfterWriteInIteration), harmless to this order but not to
+  /// store-then-reload. A value stored in the region is loaded first too,
+  /// so that paths which do not define it write the old value back.
+  void copyContextValues(ArrayRef<BasicBlock *> Copies, BasicBlock *Header,
+                         BasicBlock *Latch, Value *const Id[3]) {
+    SmallPtrSet<BasicBlock *, 32> InRegion(Copies.begin(), Copies.end());
+    IRBuilder<> In(Header, Header->getFirstInsertionPt());
+    IRBuilder<> Out(Latch, Latch->getFirstInsertionPt());
+    Value *ArenaIn = nullptr, *ArenaOut = nullptr, *LinearIn = nullptr,
+          *LinearOut = nullptr;
+    Value *Ctx = WG->getArg(WI.arg_size() - 4);
+    const DataLayout &DL = WG->getParent()->getDataLayout();
+    for (const ContextValue &V : Values) {
+      auto *A = cast<AllocaInst>(BaseMap.lookup(V.Alloca));
+      bool Loaded = false, Stored = false;
+      for (User *U : A->users())
+        if (auto *I = dyn_cast<Instruction>(U);
+            I && InRegion.count(I->getParent())) {
+          Loaded |= isa<LoadInst>(I);
+          Stored |= isa<StoreInst>(I);
+        }
+      if (!Loaded && !Stored)
+        continue;
+      Type *Ty = A->getAllocatedType();
+      uint64_t Stride =
+          alignTo(DL.getTypeAllocSize(Ty), std::max(A->getAlign(), Align(4)));
+      auto SlotOf = [&](IRBuilder<> &B, Value *&Arena, Value *&Linear) {
+        if (!Arena) {
+          Arena = loadPrivateArena(B, Ctx);
+          Linear = contextIndex(B, Id, LocalSize);
+        }
+        Value *Index = B.CreateAdd(
+            B.CreateMul(Linear, B.getInt64(Stride), "", true, true),
+            B.getInt64(V.Offset), "", true, true);
+        return B.CreateInBoundsGEP(B.getInt8Ty(), Arena, Index,
+                                   V.Alloca->getName() + ".ctx");
+      };
+      Value *SlotIn = SlotOf(In, ArenaIn, LinearIn);
+      LoadInst *FromSlot = In.CreateAlignedLoad(Ty, SlotIn, A->getAlign());
+      markContextSlotCopy(*FromSlot);
+      In.CreateAlignedStore(FromSlot, A, A->getAlign());
+      if (Stored) {
+        Value *SlotOut = SlotOf(Out, ArenaOut, LinearOut);
+        StoreInst *ToSlot = Out.CreateAlignedStore(
+            Out.CreateAlignedLoad(Ty, A, A->getAlign()), SlotOut,
+            A->getAlign());
+        markContextSlotCopy(*ToSlot);
+      }
+    }
+  }
+
   Function &WI;
   const BarrierGraph &G;
+  ArrayRef<ContextValue> Values;
   LLVMContext &C;
+  std::array<uint64_t, 3> LocalSize = {1, 1, 1};
+  unsigned RegionsTagged = 0, RegionsUntagged = 0;
   Function *WG = nullptr;
   BasicBlock *Exit = nullptr;
   AllocaInst *State = nullptr;
   SmallVector<std::pair<Value *, Value *>, 32> Base;
+  DenseMap<Value *, Value *> BaseMap;
+  MDNode *Groups[3] = {};
+  MDNode *GroupList = nullptr;
+
+public:
+  unsigned regionsTagged() const { return RegionsTagged; }
+  unsigned regionsUntagged() const { return RegionsUntagged; }
 };
 
 } // namespace
@@ -538,7 +654,8 @@ PreservedAnalyses ParallelRegionsPass::run(Module &M, ModuleAnalysisManager &) {
     std::string Of = derivedFrom(*WI, WorkItemAttr).str();
     SmallPtrSet<AllocaInst *, 32> Demoted = demoteCrossBlockValues(*WI);
     BarrierGraph G = formRegions(*WI);
-    uint64_t ArenaSize = formContextArrays(*WI, G, Demoted, LocalSize);
+    SmallVector<ContextValue, 16> Values;
+    uint64_t ArenaSize = formContextArrays(*WI, G, Demoted, LocalSize, Values);
     size_t Copied = 0;
     for (const Region &R : G.Regions)
       Copied += R.Blocks.size();
@@ -548,7 +665,13 @@ PreservedAnalyses ParallelRegionsPass::run(Module &M, ModuleAnalysisManager &) {
              "duplication, %llu bytes of context arrays",
              Of.c_str(), G.Barriers.size(), G.Regions.size(), Copied,
              WI->size(), (unsigned long long)ArenaSize);
-    Function *WG = WorkGroupBuilder(*WI, G, Of).build(LocalSize);
+    WorkGroupBuilder Builder(*WI, G, Values, Of);
+    Function *WG = Builder.build(LocalSize);
+    WEFT_LOG(DebugCompile,
+             "kernel '%s': %u region loops annotated parallel, %u left to "
+             "LLVM's dependence analysis (a work-item may reload what it "
+             "stored)",
+             Of.c_str(), Builder.regionsTagged(), Builder.regionsUntagged());
     WG->addFnAttr(PrivateArenaAttr, std::to_string(ArenaSize));
     WI->eraseFromParent();
     assert(!verifyFunction(*WG, &errs()) && "ParallelRegions broke the IR");

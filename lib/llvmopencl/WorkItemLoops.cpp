@@ -19,7 +19,10 @@
 // independent by the OpenCL execution model (this kernel has no barrier), so
 // the vectorizer needs no dependence proof. The exception is private memory
 // that survived as an alloca: after inlining, one alloca serves every
-// work-item in turn, so its accesses keep their ordinary dependences.
+// work-item in turn, so its accesses keep their ordinary dependences. And a
+// body where a work-item may reload memory it stored in the same iteration
+// gets no annotation at all (mayReadAfterWriteInIteration in ParallelLoops.h
+// says why).
 //
 //===----------------------------------------------------------------------===//
 #include "WorkItemLoops.h"
@@ -27,6 +30,8 @@
 #include "KernelUtils.h"
 #include "ParallelLoops.h"
 #include "WorkGroupContextLayout.h"
+
+#include "weft/debug.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -53,6 +58,7 @@ namespace {
 struct LoopNest {
   CallInst *Call = nullptr;
   BranchInst *InnerLatch = nullptr;
+  BranchInst *Latches[3] = {};
   BasicBlock *InnerHeader = nullptr;
 };
 
@@ -111,6 +117,7 @@ LoopNest emitLoopNest(Function &WG, BasicBlock *Pred, StringRef Prefix,
     BranchInst *Br = B.CreateCondBr(More, Header[D], Continue);
     Br->setMetadata(LLVMContext::MD_loop, makeParallelLoopID(C, Groups[D]));
     Id[D]->addIncoming(Next, Latch[D]);
+    Nest.Latches[D] = Br;
     if (D == 0)
       Nest.InnerLatch = Br;
   }
@@ -179,7 +186,19 @@ Function *createWorkGroupFunction(Function &WI, StringRef Kernel,
                         << R.getFailureReason() << "\n");
       continue;
     }
-    tagParallelAccesses(innermostBody(Nest), GroupList);
+    SmallVector<BasicBlock *, 16> Body = innermostBody(Nest);
+    if (mayReadAfterWriteInIteration(Body)) {
+      // LLVM would take the annotation as licence to reorder the reload
+      // (ParallelLoops.h); its own dependence analysis is left to decide.
+      WEFT_LOG(DebugCompile,
+               "kernel '%s': a work-item may reload what it stored; its "
+               "work-item loops are not annotated parallel",
+               Kernel.str().c_str());
+      for (BranchInst *Br : Nest.Latches)
+        Br->setMetadata(LLVMContext::MD_loop, nullptr);
+      continue;
+    }
+    tagParallelAccesses(Body, GroupList);
   }
   return WG;
 }
