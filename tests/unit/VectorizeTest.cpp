@@ -1,0 +1,106 @@
+//===- VectorizeTest.cpp - Work-item loops become host-width SIMD code ----===//
+//
+// The point of the work-group passes is that LLVM's vectorizer turns the
+// work-item loops into SIMD code of the host's width. For SAXPY, a map of
+// exp and the barrier-free region of a local-memory reduction, this builds
+// the work-group function with WEFT_DUMP_IR set (which also bypasses the
+// kernel cache) and looks for <N x float> operations in the final IR, N
+// being the host's SIMD register width in floats.
+//
+//===----------------------------------------------------------------------===//
+#include "weft/compiler.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <dirent.h>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+
+namespace {
+
+/// The final IR of Kernel compiled for a local size of Local x 1 x 1.
+std::string finalIR(const char *Source, const std::string &Kernel,
+                    size_t Local) {
+  weft::TargetDesc Host = weft::hostTargetDesc();
+  weft::ProgramBuild B = weft::buildProgram(Source, "", Host);
+  EXPECT_EQ(B.Result, weft::ProgramBuild::Status::Success) << B.Log;
+  char Dir[] = "/tmp/weft-vectorize-XXXXXX";
+  if (!mkdtemp(Dir))
+    return "";
+  setenv("WEFT_DUMP_IR", Dir, 1);
+  size_t LocalSize[3] = {Local, 1, 1};
+  std::string Error;
+  weft::WorkGroupFunction F =
+      weft::compileWorkGroupFunction(B.Bitcode, Kernel, LocalSize, Host, Error);
+  unsetenv("WEFT_DUMP_IR");
+  EXPECT_NE(F.Launch, nullptr) << Error;
+  std::string IR;
+  if (DIR *D = opendir(Dir)) {
+    while (dirent *E = readdir(D)) {
+      std::string Name = E->d_name, Path = std::string(Dir) + "/" + Name;
+      if (Name.find(Kernel + "-final.ll") != std::string::npos) {
+        std::ifstream In(Path);
+        std::stringstream SS;
+        SS << In.rdbuf();
+        IR = SS.str();
+      }
+      if (Name != "." && Name != "..")
+        unlink(Path.c_str());
+    }
+    closedir(D);
+  }
+  rmdir(Dir);
+  return IR;
+}
+
+std::string hostFloatVector() {
+  return "<" + std::to_string(weft::hostTargetDesc().SimdBytes / 4) +
+         " x float>";
+}
+
+TEST(Vectorize, Saxpy) {
+  const char *Source = R"(
+kernel void saxpy(global float *Y, global const float *X, float A) {
+  size_t I = get_global_id(0);
+  Y[I] = A * X[I] + Y[I];
+})";
+  std::string IR = finalIR(Source, "saxpy", 256);
+  EXPECT_NE(IR.find("load " + hostFloatVector()), std::string::npos) << IR;
+  EXPECT_NE(IR.find("store " + hostFloatVector()), std::string::npos) << IR;
+}
+
+TEST(Vectorize, ExpMap) {
+  const char *Source = R"(
+kernel void expmap(global float *Out, global const float *In) {
+  size_t I = get_global_id(0);
+  Out[I] = exp(In[I]);
+})";
+  std::string IR = finalIR(Source, "expmap", 256);
+  EXPECT_NE(IR.find("store " + hostFloatVector()), std::string::npos) << IR;
+}
+
+TEST(Vectorize, ReductionRegionWithoutBarrier) {
+  // The first region (load from global, store to local) has no barrier
+  // inside: its work-item loop must become SIMD code.
+  const char *Source = R"(
+kernel void reduce(global float *Out, global const float *In,
+                   local float *S) {
+  size_t L = get_local_id(0);
+  S[L] = In[get_global_id(0)] * 2.0f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t H = get_local_size(0) / 2; H > 0; H /= 2) {
+    if (L < H)
+      S[L] += S[L + H];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (L == 0)
+    Out[get_group_id(0)] = S[0];
+})";
+  std::string IR = finalIR(Source, "reduce", 256);
+  EXPECT_NE(IR.find("store " + hostFloatVector()), std::string::npos) << IR;
+}
+
+} // namespace
