@@ -12,14 +12,16 @@
 //        "_ZGV_LLVM_N16v_llvm.exp.f32(Sleef_expf16_u10avx512f)" }
 //
 // and declares that function, so loop-vectorize calls it on whole vectors
-// (the attribute survives inlining of the builtin into the loop). The
-// variants are SLEEF's u10 ones: at most 1.0 ulp, inside every OpenCL
-// bound. The JIT resolves them from libsleef.so.3 (WorkGroupCompiler.cpp).
+// (the attribute survives inlining of the builtin into the loop). The same
+// goes for the double libm functions lib/kernel/libm.cl calls (tan, atan2,
+// erf, cbrt, ...). The variants are SLEEF's u10 ones (u15 for erfc, u05
+// for hypot): at most 1.5 ulp, inside every OpenCL bound. The JIT resolves them from libsleef.so.3 (WorkGroupCompiler.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "VectorMathVariants.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -58,6 +60,21 @@ StringRef sleefStem(Intrinsic::ID ID) {
   }
 }
 
+/// SLEEF's stem and accuracy suffix of a double libm function that
+/// lib/kernel/libm.cl calls (its float forms call the double ones too).
+/// Not acosh, asinh, log1p: SLEEF's overflow to infinity for huge
+/// arguments (MathAccuracy finds it).
+std::pair<StringRef, StringRef> sleefLibmVariant(StringRef Name) {
+  return StringSwitch<std::pair<StringRef, StringRef>>(Name)
+      .Cases("tan", "atan", "atan2", "erf", "cbrt", {Name, "_u10"})
+      .Cases("sinh", "cosh", "tanh", "asin", "acos", {Name, "_u10"})
+      .Cases("atanh", "expm1", {Name, "_u10"})
+      .Cases("exp10", "sin", "cos", "pow", {Name, "_u10"})
+      .Case("erfc", {"erfc", "_u15"})
+      .Case("hypot", {"hypot", "_u05"})
+      .Default({"", ""});
+}
+
 /// The ISA suffix of SLEEF's function names for a register width.
 StringRef sleefIsa(unsigned SimdBytes) {
   return SimdBytes >= 64 ? "avx512f" : SimdBytes >= 32 ? "avx2" : "sse2";
@@ -71,17 +88,21 @@ PreservedAnalyses VectorMathVariantsPass::run(Module &M,
   SmallVector<GlobalValue *, 16> Declared;
   bool Changed = false;
   for (Function &F : M) {
-    if (!F.isIntrinsic())
-      continue;
-    StringRef Stem = sleefStem(F.getIntrinsicID());
+    StringRef Stem, Accuracy = "_u10";
     Type *T = F.getReturnType();
-    if (Stem.empty() || !(T->isFloatTy() || T->isDoubleTy()))
+    if (F.isIntrinsic()) {
+      Stem = sleefStem(F.getIntrinsicID());
+    } else if (F.isDeclaration() && T->isDoubleTy()) {
+      std::tie(Stem, Accuracy) = sleefLibmVariant(F.getName());
+    }
+    if (Stem.empty() || !(T->isFloatTy() || T->isDoubleTy()) ||
+        any_of(F.args(), [&](Argument &A) { return A.getType() != T; }))
       continue;
     bool IsFloat = T->isFloatTy();
     unsigned VF = Bytes / (IsFloat ? 4 : 8);
     unsigned Arity = F.arg_size();
     std::string Vector = ("Sleef_" + Stem + (IsFloat ? "f" : "d") +
-                          Twine(VF) + "_u10" + sleefIsa(Bytes))
+                          Twine(VF) + Accuracy + sleefIsa(Bytes))
                              .str();
     auto *VecTy = FixedVectorType::get(T, VF);
     SmallVector<Type *, 2> Params(Arity, VecTy);

@@ -1,0 +1,157 @@
+//===- weft-math-bench.cpp - throughput of the math builtins --------------===//
+//
+// Usage: weft-math-bench [--platform NAME] [--size N] [--iterations K]
+//
+// For each function and width (float, float4, float16, and double) runs
+// y[i] = f(x[i]) over N elements and prints millions of elements per
+// second (the best of K runs, after one warm-up run that also compiles).
+// Run it once per platform to compare implementations, e.g. Weft and pocl:
+//
+//   OCL_ICD_VENDORS=build/vendors/weft.icd build/tools/math-bench/weft-math-bench
+//   OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd \
+//       build/tools/math-bench/weft-math-bench --platform Portable
+//
+//===----------------------------------------------------------------------===//
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+void check(cl_int Err, const char *What) {
+  if (Err != CL_SUCCESS) {
+    fprintf(stderr, "weft-math-bench: %s failed: %d\n", What, Err);
+    exit(1);
+  }
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  std::string Wanted;
+  size_t N = 1 << 22;
+  int Iterations = 5;
+  for (int I = 1; I < Argc; ++I) {
+    if (!strcmp(Argv[I], "--platform") && I + 1 < Argc)
+      Wanted = Argv[++I];
+    else if (!strcmp(Argv[I], "--size") && I + 1 < Argc)
+      N = strtoull(Argv[++I], nullptr, 0);
+    else if (!strcmp(Argv[I], "--iterations") && I + 1 < Argc)
+      Iterations = atoi(Argv[++I]);
+    else {
+      fprintf(stderr, "usage: %s [--platform NAME] [--size N] [--iterations K]\n",
+              Argv[0]);
+      return 2;
+    }
+  }
+  cl_uint NumPlatforms = 0;
+  check(clGetPlatformIDs(0, nullptr, &NumPlatforms), "clGetPlatformIDs");
+  std::vector<cl_platform_id> Platforms(NumPlatforms);
+  clGetPlatformIDs(NumPlatforms, Platforms.data(), nullptr);
+  cl_platform_id Platform = nullptr;
+  char Name[256];
+  for (cl_platform_id P : Platforms) {
+    clGetPlatformInfo(P, CL_PLATFORM_NAME, sizeof(Name), Name, nullptr);
+    if (Wanted.empty() || strstr(Name, Wanted.c_str())) {
+      Platform = P;
+      break;
+    }
+  }
+  if (!Platform) {
+    fprintf(stderr, "weft-math-bench: no platform matches '%s'\n",
+            Wanted.c_str());
+    return 1;
+  }
+  cl_device_id Device;
+  check(clGetDeviceIDs(Platform, CL_DEVICE_TYPE_ALL, 1, &Device, nullptr),
+        "clGetDeviceIDs");
+  char DevName[256];
+  clGetDeviceInfo(Device, CL_DEVICE_NAME, sizeof(DevName), DevName, nullptr);
+  printf("# platform %s, device %s, %zu elements, best of %d\n", Name, DevName,
+         N, Iterations);
+  cl_int Err;
+  cl_context Ctx = clCreateContext(nullptr, 1, &Device, nullptr, nullptr, &Err);
+  check(Err, "clCreateContext");
+  cl_command_queue Q =
+      clCreateCommandQueueWithProperties(Ctx, Device, nullptr, &Err);
+  check(Err, "clCreateCommandQueue");
+
+  std::vector<double> Host(N);
+  for (size_t I = 0; I < N; ++I)
+    Host[I] = 0.5 + 4.0 * double(I % 10007) / 10007.0;
+  std::vector<float> HostF(Host.begin(), Host.end());
+  cl_mem XF = clCreateBuffer(Ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                             N * 4, HostF.data(), &Err);
+  cl_mem XD = clCreateBuffer(Ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                             N * 8, Host.data(), &Err);
+  cl_mem Y = clCreateBuffer(Ctx, CL_MEM_WRITE_ONLY, N * 8, nullptr, &Err);
+  check(Err, "clCreateBuffer");
+
+  const char *Functions[] = {"exp", "log",  "sin",  "cos",  "tan",  "pow",
+                             "atan2", "erf", "sqrt", "cbrt", "exp2", "atan"};
+  struct Width {
+    const char *Type, *Scalar;
+    unsigned N;
+  } Widths[] = {{"float", "float", 1},
+                {"float4", "float", 4},
+                {"float16", "float", 16},
+                {"double", "double", 1}};
+  printf("%-8s %-8s %12s\n", "function", "type", "Melem/s");
+  for (const char *F : Functions)
+    for (const Width &W : Widths) {
+      bool Two = !strcmp(F, "pow") || !strcmp(F, "atan2");
+      std::string Src = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                        "kernel void k(global const " +
+                        std::string(W.Scalar) + " *X, global " + W.Scalar +
+                        " *Y) {\n  size_t i = get_global_id(0);\n  ";
+      if (W.N == 1)
+        Src += std::string(W.Type) + " x = X[i];\n  Y[i] = " + F +
+               (Two ? "(x, x * 0.5f)" : "(x)") + ";\n}\n";
+      else
+        Src += std::string(W.Type) + " x = vload" + std::to_string(W.N) +
+               "(i, X);\n  vstore" + std::to_string(W.N) + "(" + F +
+               (Two ? "(x, x * 0.5f)" : "(x)") + ", i, Y);\n}\n";
+      const char *Text = Src.c_str();
+      cl_program P = clCreateProgramWithSource(Ctx, 1, &Text, nullptr, &Err);
+      if (clBuildProgram(P, 1, &Device, "", nullptr, nullptr) != CL_SUCCESS) {
+        printf("%-8s %-8s %12s\n", F, W.Type, "build failed");
+        clReleaseProgram(P);
+        continue;
+      }
+      cl_kernel K = clCreateKernel(P, "k", &Err);
+      cl_mem X = !strcmp(W.Scalar, "double") ? XD : XF;
+      clSetKernelArg(K, 0, sizeof(cl_mem), &X);
+      clSetKernelArg(K, 1, sizeof(cl_mem), &Y);
+      size_t Global = N / W.N, Local = 64;
+      double Best = 1e30;
+      for (int It = -1; It < Iterations; ++It) {
+        auto Start = std::chrono::steady_clock::now();
+        check(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global, &Local, 0,
+                                     nullptr, nullptr),
+              "clEnqueueNDRangeKernel");
+        clFinish(Q);
+        double S = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - Start)
+                       .count();
+        if (It >= 0)
+          Best = std::min(Best, S);
+      }
+      printf("%-8s %-8s %12.1f\n", F, W.Type, double(N) / Best / 1e6);
+      fflush(stdout);
+      clReleaseKernel(K);
+      clReleaseProgram(P);
+    }
+  clReleaseMemObject(XF);
+  clReleaseMemObject(XD);
+  clReleaseMemObject(Y);
+  clReleaseCommandQueue(Q);
+  clReleaseContext(Ctx);
+  return 0;
+}
