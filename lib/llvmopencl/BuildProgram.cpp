@@ -24,6 +24,8 @@
 #include "BuiltinLibrary.h"
 #include "weft/debug.h"
 
+#include <algorithm>
+
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -206,6 +208,11 @@ std::vector<std::string> frontEndArgs(const ParsedOptions &Opts,
                    "__opencl_c_read_write_images", true)
             .Default(false))
       Args.push_back("-D" + F + "=1");
+  // Every OpenCL C version defines __IMAGE_SUPPORT__ on devices with
+  // images; clang leaves it to the implementation.
+  if (std::find(Target.OpenCLCFeatures.begin(), Target.OpenCLCFeatures.end(),
+                "__opencl_c_images") != Target.OpenCLCFeatures.end())
+    Args.push_back("-D__IMAGE_SUPPORT__=1");
   Args.insert(Args.end(), Opts.CC1Args.begin(), Opts.CC1Args.end());
   return Args;
 }

@@ -75,6 +75,21 @@ std::vector<unsigned char> bytePattern(size_t N, unsigned Seed) {
   return V;
 }
 
+TEST_P(Images, ImageSupportMacroIsDefined) {
+  // Kernels test __IMAGE_SUPPORT__ to choose an image or a buffer path; a
+  // device with images must define it in every OpenCL C version.
+  for (const char *Std : {"-cl-std=CL1.2", "-cl-std=CL3.0"}) {
+    ProgramRef P(buildProgram(Context, Device, R"CL(
+#ifndef __IMAGE_SUPPORT__
+#error __IMAGE_SUPPORT__ is not defined
+#endif
+kernel void k(global int *Out) { Out[0] = __IMAGE_SUPPORT__; }
+)CL",
+                              Std));
+    EXPECT_NE(P.get(), nullptr) << Std;
+  }
+}
+
 TEST_P(Images, DeviceLimitsMeetTheFullProfile) {
   EXPECT_GE(deviceInfo<size_t>(Device, CL_DEVICE_IMAGE2D_MAX_WIDTH), 16384u);
   EXPECT_GE(deviceInfo<size_t>(Device, CL_DEVICE_IMAGE2D_MAX_HEIGHT), 16384u);
