@@ -200,8 +200,9 @@ ProgramBuild linkProgram(const std::vector<std::string> &Bitcodes,
   }
   initializeNativeTarget();
 
-  LLVMContext Context;
+  // Outlives the context, whose handler points at it.
   bool LinkError = false;
+  LLVMContext Context;
   Context.setDiagnosticHandler(
       std::make_unique<LinkDiagnostics>(Build.Log, LinkError));
   std::unique_ptr<Module> M = readInput(Context, Bitcodes[0], 0, Build.Log);
