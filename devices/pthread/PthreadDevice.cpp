@@ -136,6 +136,8 @@ public:
     J->Cmd = Cmd;
     bool IsKernel = Cmd->Kind == CommandKind::NDRangeKernel;
     J->Total = IsKernel ? workGroupCount(*Cmd->Launch) : 1;
+    if (IsKernel)
+      preparePrintf(*Cmd->Launch, Desc.PrintfBufferSize);
     // Several chunks per worker balance uneven groups; never less than one.
     J->ChunkSize = std::max<size_t>(1, J->Total / (Threads.size() * 4));
     const bool Wide = IsKernel && J->Total > 1;
@@ -226,8 +228,12 @@ private:
       S.runWorkGroups(*Cmd.Launch, Begin, End);
     else
       runTransfer(Cmd);
-    if (J.Done.fetch_add(End - Begin) + (End - Begin) == J.Total)
+    if (J.Done.fetch_add(End - Begin) + (End - Begin) == J.Total) {
+      // Every work-group has run: their printf records are complete.
+      if (Cmd.Kind == CommandKind::NDRangeKernel)
+        flushPrintf(*Cmd.Launch);
       commandComplete(Cmd, CL_COMPLETE);
+    }
   }
 
   void serve(WorkerScratch &S) {
