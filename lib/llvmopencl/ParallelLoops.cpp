@@ -2,6 +2,8 @@
 #include "ParallelLoops.h"
 #include "KernelUtils.h"
 
+#include "weft/debug.h"
+
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/CFG.h"
@@ -10,6 +12,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
@@ -157,7 +160,17 @@ bool mayReadAfterWriteInIteration(ArrayRef<BasicBlock *> Body) {
             isContextSlotCopy(S) || isContextSlotCopy(I) ||
             provablyDisjoint(S, I))
           return false;
-        return overlap(Writes, R) || overlap(Writes, W);
+        if (!overlap(Writes, R) && !overlap(Writes, W))
+          return false;
+        if (debugEnabled(DebugCompile)) {
+          std::string Text;
+          raw_string_ostream OS(Text);
+          OS << S << "\n  then" << I;
+          WEFT_LOG(DebugCompile, "in %s, a work-item may store and then "
+                   "touch the same object:\n%s",
+                   S.getFunction()->getName().str().c_str(), Text.c_str());
+        }
+        return true;
       };
       for (Instruction &I :
            make_range(std::next(S.getIterator()), BB->end()))

@@ -42,6 +42,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #define DEBUG_TYPE "weft-workitem-loops"
@@ -205,7 +206,8 @@ Function *createWorkGroupFunction(Function &WI, StringRef Kernel,
 
 } // namespace
 
-PreservedAnalyses WorkItemLoopsPass::run(Module &M, ModuleAnalysisManager &) {
+PreservedAnalyses WorkItemLoopsPass::run(Module &M,
+                                         ModuleAnalysisManager &MAM) {
   SmallVector<Function *, 4> WorkItemFunctions;
   for (Function &F : M) {
     StringRef Of = derivedFrom(F, WorkItemAttr);
@@ -217,7 +219,17 @@ PreservedAnalyses WorkItemLoopsPass::run(Module &M, ModuleAnalysisManager &) {
   }
   if (WorkItemFunctions.empty())
     return PreservedAnalyses::all();
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   for (Function *WI : WorkItemFunctions) {
+    // clang's front end leaves every variable in memory, kernel arguments
+    // included: every global access would go through a pointer reloaded
+    // from an alloca, which mayReadAfterWriteInIteration can only take for
+    // one object, so two stores to distinct buffers would cost the kernel
+    // its parallel annotation. SSA form first, as NormalizeBarriers does
+    // for kernels with barriers.
+    SROAPass(SROAOptions::ModifyCFG).run(*WI, FAM);
+    FAM.invalidate(*WI, PreservedAnalyses::none());
     std::string Of = derivedFrom(*WI, WorkItemAttr).str();
     Function *WG = createWorkGroupFunction(*WI, Of, LocalSize);
     LLVM_DEBUG(dbgs() << "made " << WG->getName() << "\n");
