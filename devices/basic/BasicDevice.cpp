@@ -51,9 +51,11 @@ private:
         Ready.pop_front();
       }
       commandRunning(*Cmd);
-      if (Cmd->Kind == CommandKind::NDRangeKernel)
+      if (Cmd->Kind == CommandKind::NDRangeKernel) {
+        preparePrintf(*Cmd->Launch, Desc.PrintfBufferSize);
         Scratch.runWorkGroups(*Cmd->Launch, 0, workGroupCount(*Cmd->Launch));
-      else
+        flushPrintf(*Cmd->Launch);
+      } else
         runTransfer(*Cmd);
       commandComplete(*Cmd, CL_COMPLETE);
     }

@@ -64,6 +64,15 @@ private:
 /// Number of work-groups of an NDRange.
 size_t workGroupCount(const KernelLaunch &Launch);
 
+/// Gives Launch a printf buffer of Capacity bytes (CL_DEVICE_PRINTF_BUFFER_
+/// SIZE) when its kernel calls printf; before any work-group runs.
+void preparePrintf(KernelLaunch &Launch, size_t Capacity);
+/// Writes what the launch's printf calls printed to stdout, in one piece;
+/// after every work-group has run, before the command completes.
+void flushPrintf(KernelLaunch &Launch);
+/// The text of the records in Buffer (exposed for tests and tools).
+std::string formatPrintfRecords(const PrintfBuffer &Buffer);
+
 /// Performs a transfer command between host-visible addresses, or calls a
 /// native kernel: every command that is not an NDRange.
 void runTransfer(const Command &Cmd);

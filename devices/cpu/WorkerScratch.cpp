@@ -71,6 +71,8 @@ void WorkerScratch::runWorkGroups(const KernelLaunch &Launch, size_t First,
                  Launch.Function.PrivateArenaSize)
           : nullptr;
 
+  Ctx.Printf = Launch.Printf.get();
+
   const size_t GroupsX = Ctx.NumGroups[0], GroupsY = Ctx.NumGroups[1];
   for (size_t Group = First; Group < End; ++Group) {
     Ctx.GroupId[0] = Group % GroupsX;

@@ -170,6 +170,8 @@ public:
     J->Cmd = Cmd;
     bool IsKernel = Cmd->Kind == CommandKind::NDRangeKernel;
     J->Total = IsKernel ? workGroupCount(*Cmd->Launch) : 1;
+    if (IsKernel)
+      preparePrintf(*Cmd->Launch, Desc.PrintfBufferSize);
     size_t GroupItems = 1;
     if (IsKernel)
       for (unsigned D = 0; D < 3; ++D)
@@ -271,8 +273,12 @@ private:
       S.runWorkGroups(*Cmd.Launch, Begin, End);
     else
       runTransfer(Cmd);
-    if (J.Done.fetch_add(End - Begin) + (End - Begin) == J.Total)
+    if (J.Done.fetch_add(End - Begin) + (End - Begin) == J.Total) {
+      // Every work-group has run: their printf records are complete.
+      if (Cmd.Kind == CommandKind::NDRangeKernel)
+        flushPrintf(*Cmd.Launch);
       commandComplete(Cmd, CL_COMPLETE);
+    }
   }
 
   void serve(WorkerScratch &S) {

@@ -147,6 +147,9 @@ struct WorkGroupFunction {
   size_t PrivateArenaSize = 0;
   /// Private memory per work-item, for CL_KERNEL_PRIVATE_MEM_SIZE.
   size_t PrivateMemPerWorkItem = 0;
+  /// The kernel calls printf: WorkGroupContext::Printf must point at the
+  /// NDRange's PrintfBuffer.
+  bool UsesPrintf = false;
   std::shared_ptr<void> Code;
 };
 

@@ -120,6 +120,9 @@ struct KernelLaunch {
     size_t Size;
   };
   std::vector<LocalArg> LocalArgs;
+  /// The printf records of this launch (launcher.h), provided by the
+  /// driver when Function.UsesPrintf.
+  std::shared_ptr<PrintfBuffer> Printf;
 };
 
 enum class CommandKind {

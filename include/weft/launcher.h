@@ -17,6 +17,19 @@
 
 namespace weft {
 
+/// Where printf (OpenCL C 6.15.14) leaves its records during one NDRange:
+/// generated code claims Size bytes with an atomic add on Used and writes
+/// its record only when the claim ends within Capacity; the driver formats
+/// the records once every work-group has finished. Records are 8-byte
+/// aligned: u64 RecordSize, format pointer, u64 NumArgs, then per argument
+/// u64 ByteSize and the bytes padded to 8. A RecordSize of 0 ends the
+/// records early (a claim that did not fit).
+struct PrintfBuffer {
+  uint64_t Used;
+  uint64_t Capacity;
+  unsigned char *Data;
+};
+
 /// What a work-group needs to know about the NDRange it belongs to. One per
 /// work-group call; the driver may reuse it between calls.
 struct WorkGroupContext {
@@ -33,6 +46,8 @@ struct WorkGroupContext {
   /// Scratch owned by the calling worker, at least WorkGroupFunction::
   /// PrivateArenaSize bytes, 64-byte aligned, reused across work-groups.
   void *PrivateArena;
+  /// The NDRange's printf records; null unless the kernel calls printf.
+  PrintfBuffer *Printf;
 };
 
 /// Args[I] points at the value of kernel argument I as clSetKernelArg

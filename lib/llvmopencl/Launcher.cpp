@@ -47,6 +47,11 @@ static_assert(offsetof(weft::WorkGroupContext, LocalSize) == 104, "layout");
 static_assert(offsetof(weft::WorkGroupContext, EnqueuedLocalSize) == 128,
               "layout");
 static_assert(offsetof(weft::WorkGroupContext, PrivateArena) == 152, "layout");
+static_assert(offsetof(weft::WorkGroupContext, Printf) == 160, "layout");
+static_assert(offsetof(weft::PrintfBuffer, Used) == 0 &&
+                  offsetof(weft::PrintfBuffer, Capacity) == 8 &&
+                  offsetof(weft::PrintfBuffer, Data) == 16,
+              "layout");
 
 namespace weft {
 

@@ -3,6 +3,7 @@
 #include "WeftPasses.h"
 #include "FlattenKernels.h"
 #include "Launcher.h"
+#include "LowerPrintf.h"
 #include "NormalizeBarriers.h"
 #include "ParallelRegions.h"
 #include "ResolveWorkItemFunctions.h"
@@ -17,6 +18,7 @@ namespace weft {
 void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
   MPM.addPass(FlattenKernelsPass(Opts.Kernel));
   MPM.addPass(ResolveWorkItemFunctionsPass(Opts.Kernel));
+  MPM.addPass(LowerPrintfPass(Opts.Kernel));
   MPM.addPass(NormalizeBarriersPass(Opts.Kernel));
   MPM.addPass(ParallelRegionsPass(Opts.LocalSize, Opts.Kernel));
   MPM.addPass(WorkItemLoopsPass(Opts.LocalSize, Opts.Kernel));
@@ -33,6 +35,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-resolve-workitem-functions") {
           MPM.addPass(ResolveWorkItemFunctionsPass(Opts.Kernel));
+          return true;
+        }
+        if (Name == "weft-lower-printf") {
+          MPM.addPass(LowerPrintfPass(Opts.Kernel));
           return true;
         }
         if (Name == "weft-normalize-barriers") {

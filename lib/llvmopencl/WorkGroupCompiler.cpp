@@ -20,6 +20,7 @@
 #include "CompilerInternals.h"
 #include "KernelCache.h"
 #include "KernelUtils.h"
+#include "LowerPrintf.h"
 #include "ParallelRegions.h"
 #include "VectorMathVariants.h"
 #include "WeftPasses.h"
@@ -224,6 +225,12 @@ bool loadObject(StringRef Object, const std::string &Symbol,
     return false;
   }
   Result.Launch = Addr->toPtr<LauncherFn>();
+  // LowerPrintf.cpp marks code that writes printf records; any other
+  // object simply has no such symbol.
+  Expected<orc::ExecutorAddr> Printf = J.Jit->lookup(*Dylib, UsesPrintfSymbol);
+  Result.UsesPrintf = bool(Printf);
+  if (!Printf)
+    consumeError(Printf.takeError());
   Result.Code = std::static_pointer_cast<void>(Code);
   return true;
 }
@@ -298,7 +305,7 @@ void optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
     if (!F.isDeclaration() && F.getName() != Launcher)
       F.setLinkage(GlobalValue::InternalLinkage);
   for (GlobalVariable &GV : M.globals())
-    if (!GV.isDeclaration())
+    if (!GV.isDeclaration() && GV.getName() != UsesPrintfSymbol)
       GV.setLinkage(GlobalValue::InternalLinkage);
   MAM.clear();
 

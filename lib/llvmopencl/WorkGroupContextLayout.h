@@ -26,6 +26,7 @@ enum WorkGroupContextField : unsigned {
   CtxLocalSize,
   CtxEnqueuedLocalSize,
   CtxPrivateArena,
+  CtxPrintf,
 };
 
 inline llvm::StructType *getWorkGroupContextType(llvm::LLVMContext &C) {
@@ -34,7 +35,8 @@ inline llvm::StructType *getWorkGroupContextType(llvm::LLVMContext &C) {
   auto *I32 = llvm::Type::getInt32Ty(C);
   auto *Dims = llvm::ArrayType::get(llvm::Type::getInt64Ty(C), 3);
   return llvm::StructType::create(
-      C, {I32, I32, Dims, Dims, Dims, Dims, Dims, Dims, llvm::PointerType::get(C, 0)},
+      C, {I32, I32, Dims, Dims, Dims, Dims, Dims, Dims, llvm::PointerType::get(C, 0),
+       llvm::PointerType::get(C, 0)},
       "weft.WorkGroupContext");
 }
 
