@@ -52,8 +52,9 @@ kernel void k(global const float *In, global float *Out, local float4 *L) {
   float4 v = L[lid] * 2.0f + (float)lid;
   prefetch(In + g * n * 4, n * 4);
   local float *Lf = (local float *)L;
-  // Every work-item reads only its own element: no barrier is needed
-  // between these steps.
+  // The next copy overwrites L, and the work-items share the copying:
+  // every read of L above must be done before any of them starts it.
+  barrier(CLK_LOCAL_MEM_FENCE);
   event_t e2 = async_work_group_strided_copy(Lf, In + g * n * 4, n * 2, 2, 0);
   wait_group_events(1, &e2);
   vstore4(v, g * n + lid, Out);
@@ -82,6 +83,75 @@ TEST_P(AsyncCopy, StageThroughLocal) {
           ASSERT_EQ(Out[Global * 4 + I * 2 + C],
                     In[G * Local * 4 + 2 * (2 * Lid + C)])
               << "strided copy, work-item " << I;
+      }
+    }
+  }
+}
+
+// The work-items of a 2-D group share the copy of a range that is not a
+// multiple of the group's size; after wait_group_events each one reads the
+// whole local copy (elements other work-items copied), and the group
+// writes it back, scaled, with a strided local-to-global copy.
+const char *SharedSource = R"(
+kernel void k(global const int *In, global int *Out, global int *Sums,
+              local int *L, uint Num) {
+  size_t g = get_group_id(0) + get_num_groups(0) * get_group_id(1);
+  size_t lin = get_local_id(1) * get_local_size(0) + get_local_id(0);
+  event_t e = async_work_group_copy(L, In + g * Num, Num, 0);
+  wait_group_events(1, &e);
+  int Sum = 0;
+  for (uint I = 0; I < Num; ++I)
+    Sum += L[I] * (int)(I + 1);
+  Sums[g * get_local_size(0) * get_local_size(1) + lin] = Sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint I = lin; I < Num; I += get_local_size(0) * get_local_size(1))
+    L[I] *= 3;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  e = async_work_group_strided_copy(Out + g * Num * 2, L, Num, 2, 0);
+  wait_group_events(1, &e);
+}
+)";
+
+TEST_P(AsyncCopy, SharedAmongWorkItems) {
+  KernelRef K(makeKernel(SharedSource, "k"));
+  ASSERT_TRUE(K.get());
+  const size_t Global[2] = {8, 8}, Local[2] = {4, 4}, Groups = 4, Items = 16;
+  for (cl_uint Num : {1u, 15u, 16u, 37u}) {
+    SCOPED_TRACE("range of " + std::to_string(Num));
+    std::vector<cl_int> In(Groups * Num), Out(Groups * Num * 2, -1),
+        Sums(Groups * Items, 0);
+    for (size_t I = 0; I < In.size(); ++I)
+      In[I] = cl_int(I * 7 % 101) - 50;
+    MemRef InBuf(makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                            In.size() * 4, In.data()));
+    MemRef OutBuf(makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                             Out.size() * 4, Out.data()));
+    MemRef SumBuf(makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                             Sums.size() * 4, Sums.data()));
+    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &InBuf));
+    ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &OutBuf));
+    ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_mem), &SumBuf));
+    ASSERT_CL_OK(clSetKernelArg(K, 3, Num * 4, nullptr));
+    ASSERT_CL_OK(clSetKernelArg(K, 4, sizeof(Num), &Num));
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 2, nullptr, Global, Local, 0,
+                                        nullptr, nullptr));
+    ASSERT_CL_OK(clEnqueueReadBuffer(Queue, OutBuf, CL_TRUE, 0, Out.size() * 4,
+                                     Out.data(), 0, nullptr, nullptr));
+    ASSERT_CL_OK(clEnqueueReadBuffer(Queue, SumBuf, CL_TRUE, 0,
+                                     Sums.size() * 4, Sums.data(), 0, nullptr,
+                                     nullptr));
+    for (size_t G = 0; G < Groups; ++G) {
+      cl_int Want = 0;
+      for (size_t I = 0; I < Num; ++I)
+        Want += In[G * Num + I] * cl_int(I + 1);
+      for (size_t W = 0; W < Items; ++W)
+        ASSERT_EQ(Sums[G * Items + W], Want)
+            << "group " << G << " work-item " << W;
+      for (size_t I = 0; I < Num; ++I) {
+        ASSERT_EQ(Out[G * Num * 2 + I * 2], In[G * Num + I] * 3)
+            << "group " << G << " element " << I;
+        ASSERT_EQ(Out[G * Num * 2 + I * 2 + 1], -1)
+            << "group " << G << " gap after element " << I;
       }
     }
   }
