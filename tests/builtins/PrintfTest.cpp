@@ -179,6 +179,47 @@ TEST_P(Printf, Conversions) {
   EXPECT_EQ(Text, Expected);
 }
 
+// printf from a helper function the kernel calls, doubles (scalar and
+// vN with l) when the device has them, and a call with no newline at the
+// end of the command's output.
+const char *HelperSource = R"(
+#ifdef HAS_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double real_t;
+#else
+typedef ulong real_t; // same size, never printed
+#endif
+int show(constant char *what, int n) {
+  return printf("%s=%d;", what, n);
+}
+kernel void k(global int *r, real_t d) {
+  r[0] = show("n", 3);
+#ifdef HAS_DOUBLE
+  r[1] = printf("%.10f %v2lf %v3le|", d, (double2)(d, -d), (double3)(1, 2, d));
+#else
+  r[1] = 0;
+#endif
+  r[2] = printf("%5.2s|%-3c|", "abc", 'z');
+}
+)";
+
+TEST_P(Printf, HelperFunctionsAndDoubles) {
+  const bool Double = deviceHasDouble();
+  std::string Source = std::string(Double ? "#define HAS_DOUBLE 1\n" : "") +
+                       HelperSource;
+  std::vector<cl_int> Results(3, 99);
+  cl_double D = 2.718281828459045;
+  std::string Text = run(Source, 1, 1, Results, {{sizeof(D), &D}});
+  for (size_t C = 0; C < Results.size(); ++C)
+    EXPECT_EQ(Results[C], 0) << "printf call " << C;
+  std::string Expected = format("%s=%d;", "n", 3);
+  if (Double)
+    Expected += format("%.10f ", D) + joined("%lf", {D, -D}) + " " +
+                joined("%le", {1.0, 2.0, D}) + "|";
+  Expected += format("%5.2s|%-3c|", "abc", 'z');
+  EXPECT_EQ(Text, Expected);
+}
+
 // Many work-items, two calls each around a barrier: every line whole,
 // each exactly once, all of them out when clFinish returns.
 const char *ManySource = R"(
