@@ -7,9 +7,11 @@
 #include "NormalizeBarriers.h"
 #include "ParallelRegions.h"
 #include "ResolveWorkItemFunctions.h"
+#include "UniformityAnalysis.h"
 #include "WorkItemLoops.h"
 
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
@@ -26,6 +28,18 @@ void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
 }
 
 void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
+  PB.registerAnalysisRegistrationCallback([](FunctionAnalysisManager &FAM) {
+    FAM.registerPass([] { return UniformityAnalysis(); });
+  });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "print<weft-uniformity>") {
+          FPM.addPass(UniformityPrinterPass(outs()));
+          return true;
+        }
+        return false;
+      });
   PB.registerPipelineParsingCallback(
       [Opts](StringRef Name, ModulePassManager &MPM,
              ArrayRef<PassBuilder::PipelineElement>) {
