@@ -4,7 +4,10 @@
 // jobs from a shared queue. A kernel job is split into chunks of
 // work-groups that workers claim with an atomic counter, so cores that
 // finish early take more; whichever thread finishes the last chunk
-// completes the command. Transfers are jobs of one chunk.
+// completes the command. Transfers are jobs of one chunk. The device lock
+// is taken to find a job, not per chunk; chunks shrink towards the end of
+// a job (Job::claim), so that a worker descheduled by a busy machine holds
+// little of it while the others wait for it to finish.
 //
 // Launch latency is two hand-offs between threads: the application's
 // enqueue to a worker, and the worker's completion to the application
@@ -70,12 +73,43 @@ WorkerScratch &helperScratch() {
 
 struct Job {
   Command *Cmd;
-  size_t Total;     ///< work-groups, or 1 for a transfer
-  size_t ChunkSize;
+  size_t Total;    ///< work-groups, or 1 for a transfer
+  size_t MinChunk; ///< fewest work-groups worth a claim
+  size_t Shares;   ///< what is left is split in this many pieces a claim
   std::atomic<size_t> Next{0};
   std::atomic<size_t> Done{0};
   std::atomic<bool> Started{false};
+
+  /// Claims [Begin, End), false when every work-group is taken. Guided
+  /// self-scheduling: a claim takes a share of what is left, so chunks are
+  /// big while there is much to do (few claims) and shrink towards the end
+  /// of the job, so that no thread is left holding a large piece when the
+  /// others run out: a worker the kernel deschedules on a busy machine then
+  /// delays the end of the command by less. Lock-free; the device lock is
+  /// only taken to find a job, not per chunk.
+  bool claim(size_t &Begin, size_t &End) {
+    size_t Cur = Next.load(std::memory_order_relaxed);
+    for (;;) {
+      if (Cur >= Total)
+        return false;
+      size_t Left = Total - Cur;
+      size_t Size = std::min(Left, std::max(MinChunk, Left / Shares));
+      if (Next.compare_exchange_weak(Cur, Cur + Size,
+                                     std::memory_order_relaxed)) {
+        Begin = Cur;
+        End = Cur + Size;
+        return true;
+      }
+    }
+  }
+  bool exhausted() const {
+    return Next.load(std::memory_order_relaxed) >= Total;
+  }
 };
+
+/// Work-items a chunk should hold at least, so that claiming it (an atomic
+/// operation on a shared line) costs little next to running it.
+constexpr size_t MinChunkItems = 512;
 
 class PthreadDevice final : public CpuDriver {
 public:
@@ -138,9 +172,14 @@ public:
     J->Total = IsKernel ? workGroupCount(*Cmd->Launch) : 1;
     if (IsKernel)
       preparePrintf(*Cmd->Launch, Desc.PrintfBufferSize);
-    // Several chunks per worker balance uneven groups; never less than one.
-    J->ChunkSize = std::max<size_t>(1, J->Total / (Threads.size() * 4));
-    const bool Wide = IsKernel && J->Total > 1;
+    size_t GroupItems = 1;
+    if (IsKernel)
+      for (unsigned D = 0; D < 3; ++D)
+        GroupItems *= Cmd->Launch->LocalSize[D];
+    J->MinChunk = std::max<size_t>(1, MinChunkItems / GroupItems);
+    J->Shares = 2 * (Threads.size() + 1);
+    // Threads worth waking: one per minimal chunk, beyond the first.
+    size_t Chunks = (J->Total + J->MinChunk - 1) / J->MinChunk;
     unsigned Asleep;
     {
       std::lock_guard<std::mutex> Guard(Lock);
@@ -148,10 +187,11 @@ public:
       Asleep = Sleepers;
     }
     Queued.fetch_add(1, std::memory_order_release);
-    // Spinning workers see Queued change; only sleepers need a system call.
+    // Spinning workers see Queued change; only sleepers need a system call,
+    // and a job too small to split needs only one of them.
     if (!Asleep)
       return;
-    if (Wide)
+    if (Chunks > 1 && Asleep > 1)
       Wake.notify_all();
     else
       Wake.notify_one();
@@ -159,46 +199,51 @@ public:
 
   void runQueuedWork(const std::function<bool()> &Done) override {
     WorkerScratch &S = helperScratch();
-    size_t Begin, End;
     while (!Done()) {
       std::shared_ptr<Job> J;
       {
         std::lock_guard<std::mutex> Guard(Lock);
-        J = claimChunk(Begin, End);
+        J = frontJob();
       }
       if (!J)
         return;
-      runChunk(*J, S, Begin, End);
+      runJob(*J, S, &Done);
     }
   }
 
 private:
-  /// Claims a chunk of the oldest job with work left; null when there is
-  /// none. Callers hold Lock.
-  std::shared_ptr<Job> claimChunk(size_t &Begin, size_t &End) {
+  /// The oldest job with work-groups left to claim, dropping exhausted
+  /// ones; null when there is none. Callers hold Lock.
+  std::shared_ptr<Job> frontJob() {
     while (!Jobs.empty()) {
-      std::shared_ptr<Job> J = Jobs.front();
-      Begin = J->Next.fetch_add(J->ChunkSize);
-      if (Begin < J->Total) {
-        End = std::min(J->Total, Begin + J->ChunkSize);
-        if (End == J->Total)
-          Jobs.pop_front(); // nothing left to claim
-        return J;
-      }
+      if (!Jobs.front()->exhausted())
+        return Jobs.front();
       Jobs.pop_front();
     }
     return nullptr;
   }
 
-  /// Claims a chunk, spinning briefly and then sleeping while there is
-  /// none; null when the device is being destroyed.
-  std::shared_ptr<Job> nextJob(size_t &Begin, size_t &End) {
+  /// Runs chunks of J until it has none left to claim, or until Stop()
+  /// (a helping thread stops once the command it waits for is done).
+  void runJob(Job &J, WorkerScratch &S,
+              const std::function<bool()> *Stop = nullptr) {
+    size_t Begin, End;
+    while (J.claim(Begin, End)) {
+      runChunk(J, S, Begin, End);
+      if (Stop && (*Stop)())
+        return;
+    }
+  }
+
+  /// The oldest job with work left, spinning briefly and then sleeping
+  /// while there is none; null when the device is being destroyed.
+  std::shared_ptr<Job> nextJob() {
     auto SpinUntil = std::chrono::steady_clock::now() + SpinTime;
     for (;;) {
       uint64_t Seen = Queued.load(std::memory_order_acquire);
       {
         std::unique_lock<std::mutex> Guard(Lock);
-        if (std::shared_ptr<Job> J = claimChunk(Begin, End))
+        if (std::shared_ptr<Job> J = frontJob())
           return J;
         if (Stopping)
           return nullptr;
@@ -237,9 +282,8 @@ private:
   }
 
   void serve(WorkerScratch &S) {
-    size_t Begin, End;
-    while (std::shared_ptr<Job> J = nextJob(Begin, End))
-      runChunk(*J, S, Begin, End);
+    while (std::shared_ptr<Job> J = nextJob())
+      runJob(*J, S);
   }
 
   /// Restricts T to the first processing unit of host core Core.

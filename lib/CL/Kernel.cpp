@@ -357,7 +357,9 @@ cl_int enqueueKernel(cl_command_queue Q, cl_kernel KernelId, cl_uint WorkDim,
     E->command().Launch = std::move(Launch);
   }
   K->retainInternal();
-  E->onCompletion([K, Values]() mutable {
+  // Moved, not copied: a copy would allocate every scalar's bytes again on
+  // each enqueue.
+  E->onCompletion([K, Values = std::move(Values)]() mutable {
     for (Kernel::ArgValue &V : Values)
       if (V.Buffer)
         V.Buffer->releaseInternal();
