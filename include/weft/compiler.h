@@ -86,6 +86,13 @@ struct KernelDesc {
   /// Bytes of __local variables declared in the kernel body (added to the
   /// local memory of every work-group).
   size_t StaticLocalMemSize = 0;
+  /// CL_KERNEL_PRIVATE_MEM_SIZE: private bytes per work-item, its share of
+  /// the context arrays (values live across barriers) included; measured
+  /// at build time on the work-group function.
+  size_t PrivateMemSize = 0;
+  /// The largest work-group whose context arrays fit the private arena a
+  /// worker may use; 0 when the kernel adds no limit to the device's.
+  size_t MaxWorkGroupSize = 0;
 };
 
 /// What a successful ProgramBuild holds (CL_PROGRAM_BINARY_TYPE).

@@ -190,6 +190,13 @@ size_t Kernel::localMemSize() const {
 
 namespace {
 
+/// CL_KERNEL_WORK_GROUP_SIZE on D: the device's limit, lowered when the
+/// kernel's context arrays would not fit a worker's private arena.
+size_t kernelWorkGroupSize(const KernelDesc &K, const DeviceDescription &D) {
+  return K.MaxWorkGroupSize ? std::min(D.MaxWorkGroupSize, K.MaxWorkGroupSize)
+                            : D.MaxWorkGroupSize;
+}
+
 /// Everything clEnqueueNDRangeKernel checks about the NDRange, in the
 /// specification's order; fills in the local size when NULL was given.
 cl_int validateNDRange(const Device &D, const Kernel &K, cl_uint WorkDim,
@@ -218,6 +225,17 @@ cl_int validateNDRange(const Device &D, const Kernel &K, cl_uint WorkDim,
                       "NULL local size for a kernel with reqd_work_group_size");
   } else {
     D.driver().chooseLocalSize(WorkDim, Global, Local);
+    // The driver knows the device, not the kernel: shrink its choice to
+    // the kernel's limit, keeping every dimension a divisor of the global
+    // size.
+    size_t Limit = kernelWorkGroupSize(K.desc(), Desc);
+    for (cl_uint I = WorkDim; I-- > 0;)
+      while (Local[0] * Local[1] * Local[2] > Limit && Local[I] > 1) {
+        size_t Smaller = Local[I] - 1;
+        while (Smaller > 1 && Global[I] % Smaller)
+          --Smaller;
+        Local[I] = Smaller;
+      }
   }
   size_t Product = 1;
   for (cl_uint I = 0; I < 3; ++I) {
@@ -231,7 +249,7 @@ cl_int validateNDRange(const Device &D, const Kernel &K, cl_uint WorkDim,
                         "global size not a multiple of the local size");
     Product *= Local[I];
   }
-  if (Product > Desc.MaxWorkGroupSize)
+  if (Product > kernelWorkGroupSize(K.desc(), Desc))
     return WEFT_ERROR(CL_INVALID_WORK_GROUP_SIZE,
                       "local size exceeds CL_KERNEL_WORK_GROUP_SIZE");
   for (cl_uint I = 0; I < WorkDim; ++I)
@@ -507,7 +525,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(
   };
   switch (ParamName) {
   case CL_KERNEL_WORK_GROUP_SIZE:
-    return Ret(Desc.MaxWorkGroupSize);
+    return Ret(kernelWorkGroupSize(K->desc(), Desc));
   case CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
     return returnInfo(K->desc().ReqdWorkGroupSize,
                       sizeof(K->desc().ReqdWorkGroupSize), ParamValueSize,
@@ -518,7 +536,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(
     return Ret(static_cast<size_t>(std::max<cl_uint>(
         1, Desc.PreferredVectorWidth[4])));
   case CL_KERNEL_PRIVATE_MEM_SIZE:
-    return Ret(static_cast<cl_ulong>(0));
+    return Ret(static_cast<cl_ulong>(K->desc().PrivateMemSize));
   case CL_KERNEL_GLOBAL_WORK_SIZE:
     return WEFT_ERROR(CL_INVALID_VALUE,
                       "only for custom devices and built-in kernels");

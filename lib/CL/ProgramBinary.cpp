@@ -17,7 +17,7 @@ namespace {
 
 constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'B', 'I', 'N', '\0'};
 /// Bump when the layout changes: older binaries are then refused.
-constexpr uint32_t FormatVersion = 2;
+constexpr uint32_t FormatVersion = 3;
 constexpr size_t HeaderSize = sizeof(Magic) + 4 + 8 + 8;
 
 uint64_t fnv1a(const unsigned char *Data, size_t Size) {
@@ -115,6 +115,8 @@ std::string serializeProgramBinary(const ProgramBuild &Build,
       P.u64(V);
     P.str(K.Attributes);
     P.u64(K.StaticLocalMemSize);
+    P.u64(K.PrivateMemSize);
+    P.u64(K.MaxWorkGroupSize);
   }
   P.str(Build.Bitcode);
 
@@ -204,7 +206,8 @@ deserializeProgramBinary(const unsigned char *Data, size_t Size,
     for (size_t &V : K.WorkGroupSizeHint)
       if (!R.size(V))
         return Fail("kernel attributes are cut short");
-    if (!R.str(K.Attributes) || !R.size(K.StaticLocalMemSize))
+    if (!R.str(K.Attributes) || !R.size(K.StaticLocalMemSize) ||
+        !R.size(K.PrivateMemSize) || !R.size(K.MaxWorkGroupSize))
       return Fail("kernel attributes are cut short");
     Build->Kernels.push_back(std::move(K));
   }

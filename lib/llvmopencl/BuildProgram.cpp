@@ -523,6 +523,8 @@ bool linkExecutable(Module &M, const TargetDesc &Target, ProgramBuild &Build) {
     Build.Kernels.clear();
     return false;
   }
+  for (KernelDesc &K : Build.Kernels)
+    describeKernelMemory(M, K);
   dumpIR(M, "program");
   writeBitcode(M, Build);
   WEFT_LOG(DebugCompile, "built %zu kernel(s), %zu bytes of bitcode",

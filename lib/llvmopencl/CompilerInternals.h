@@ -49,6 +49,15 @@ void writeBitcode(const llvm::Module &M, ProgramBuild &Build);
 /// Writes M to $WEFT_DUMP_IR/<Stem>.ll when WEFT_DUMP_IR is set.
 void dumpIR(const llvm::Module &M, llvm::StringRef Stem);
 
+/// WEFT_DISABLE_VECTORIZE=1: O3 without the loop and SLP vectorizers, to
+/// measure what vectorization buys (tools/vector-bench). Part of the
+/// kernel cache key.
+bool vectorizationDisabled();
+
+/// Fills K.PrivateMemSize and K.MaxWorkGroupSize by putting a copy of M
+/// (builtins linked) through the work-group passes for K.
+void describeKernelMemory(const llvm::Module &M, KernelDesc &K);
+
 } // namespace weft
 
 #endif

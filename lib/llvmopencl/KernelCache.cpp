@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KernelCache.h"
+#include "CompilerInternals.h"
 
 #include "weft/debug.h"
 
@@ -201,6 +202,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   Field(Kernel);
   for (unsigned D = 0; D < 3; ++D)
     Field(std::to_string(LocalSize[D]));
+  Field(vectorizationDisabled() ? "no-vectorize" : "vectorize");
   Field(Bitcode);
   return Hash.final();
 }

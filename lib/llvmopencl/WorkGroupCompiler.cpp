@@ -53,11 +53,13 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/IPO/GlobalDCE.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 using namespace llvm;
@@ -132,6 +134,11 @@ void dumpIR(const Module &M, StringRef Stem) {
   }
   M.print(OS, nullptr);
   WEFT_LOG(DebugCompile, "wrote %s", Path.c_str());
+}
+
+bool vectorizationDisabled() {
+  const char *V = getenv("WEFT_DISABLE_VECTORIZE");
+  return V && *V && strcmp(V, "0") != 0;
 }
 
 namespace {
@@ -280,8 +287,14 @@ void optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
   bool Debug = debugEnabled(DebugCompile);
   if (Debug)
     instrumentForDebug(PIC);
-  PassBuilder PB(&TM, PipelineTuningOptions(), std::nullopt,
-                 Debug ? &PIC : nullptr);
+  PipelineTuningOptions Tuning;
+  if (vectorizationDisabled()) {
+    Tuning.LoopVectorization = false;
+    Tuning.SLPVectorization = false;
+    WEFT_LOG(DebugCompile, "WEFT_DISABLE_VECTORIZE: no loop or SLP "
+             "vectorization for '%s'", Opts.Kernel.c_str());
+  }
+  PassBuilder PB(&TM, Tuning, std::nullopt, Debug ? &PIC : nullptr);
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
@@ -360,6 +373,67 @@ size_t privateMemory(Function &Launcher) {
 }
 
 } // namespace
+
+/// Bytes of context arrays one worker may hold for one work-group
+/// (WorkGroupContext::PrivateArena). A kernel whose values live across
+/// barriers need more than this for the device's largest work-group gets
+/// a smaller CL_KERNEL_WORK_GROUP_SIZE instead of an arena that size.
+static constexpr uint64_t PrivateArenaBudget = 64ull << 20;
+
+void describeKernelMemory(const Module &M, KernelDesc &K) {
+  // The passes are cheap next to O3; measuring on their output counts
+  // exactly what the launcher will hold, after SROA and region formation.
+  // Context arrays grow with the work-group, everything else does not, so
+  // the arena's size for a reference group gives the share per work-item
+  // (rounded up: each array is aligned).
+  constexpr uint64_t Reference = 64;
+  bool HasReqd = K.ReqdWorkGroupSize[0] != 0;
+  std::array<uint64_t, 3> LocalSize = {Reference, 1, 1};
+  if (HasReqd)
+    LocalSize = {K.ReqdWorkGroupSize[0], K.ReqdWorkGroupSize[1],
+                 K.ReqdWorkGroupSize[2]};
+  uint64_t WorkItems = LocalSize[0] * LocalSize[1] * LocalSize[2];
+
+  std::unique_ptr<Module> Copy = CloneModule(M);
+  prepareForWorkGroup(*Copy);
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  WeftPassOptions Opts;
+  Opts.Kernel = K.Name;
+  Opts.LocalSize = LocalSize;
+  {
+    ModulePassManager MPM;
+    addWorkGroupPasses(MPM, Opts);
+    MPM.run(*Copy, MAM);
+  }
+  Function *L = Copy->getFunction(launcherName(K.Name));
+  if (!L) {
+    WEFT_LOG(DebugCompile, "kernel '%s': no launcher to measure",
+             K.Name.c_str());
+    return;
+  }
+  uint64_t Arena = 0;
+  if (Attribute A = L->getFnAttribute(PrivateArenaAttr); A.isValid())
+    A.getValueAsString().getAsInteger(10, Arena);
+  uint64_t ArenaPerItem = (Arena + WorkItems - 1) / WorkItems;
+  K.PrivateMemSize = privateMemory(*L) + ArenaPerItem;
+  K.MaxWorkGroupSize =
+      ArenaPerItem ? std::max<uint64_t>(1, PrivateArenaBudget / ArenaPerItem)
+                   : 0;
+  WEFT_LOG(DebugCompile,
+           "kernel '%s': %zu bytes of private memory per work-item (%llu in "
+           "context arrays), work-group size limit %zu",
+           K.Name.c_str(), K.PrivateMemSize, (unsigned long long)ArenaPerItem,
+           K.MaxWorkGroupSize);
+}
 
 WorkGroupFunction compileWorkGroupFunction(const std::string &Bitcode,
                                            const std::string &Kernel,

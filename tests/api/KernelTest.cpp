@@ -3,6 +3,7 @@
 #include "TestCommon.h"
 
 #include <algorithm>
+#include <vector>
 
 using namespace weft_test;
 
@@ -234,6 +235,125 @@ TEST_P(Kernels, RetainRelease) {
             clBuildProgram(Program, 1, &Device, nullptr, nullptr, nullptr));
 }
 
+// CL_KERNEL_PRIVATE_MEM_SIZE, CL_KERNEL_LOCAL_MEM_SIZE and the work-group
+// size a kernel's context arrays allow.
+class KernelMemory : public DeviceTest {};
+
+TEST_P(KernelMemory, PrivateArrayLiveAcrossBarrier) {
+  // 1 KiB of private memory written before the barrier and read after it:
+  // it lives in a context array, one per work-item.
+  const char *Source =
+      "kernel void across(global float *Out, global const float *In) {\n"
+      "  float P[256];\n"
+      "  size_t L = get_local_id(0), G = get_global_id(0);\n"
+      "  for (int I = 0; I < 256; ++I)\n"
+      "    P[I] = In[(G + I) % 256] * (float)(L + 1);\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  float S = 0.0f;\n"
+      "  for (int I = 0; I < 256; ++I)\n"
+      "    S += P[(I * 7 + L) % 256] * (float)(I % 3);\n"
+      "  Out[G] = S;\n"
+      "}\n";
+  KernelRef K(makeKernel(Source, "across"));
+  ASSERT_NE(K.get(), nullptr);
+  cl_ulong Private = 0;
+  ASSERT_CL_OK(clGetKernelWorkGroupInfo(K, Device, CL_KERNEL_PRIVATE_MEM_SIZE,
+                                        sizeof(Private), &Private, nullptr));
+  EXPECT_GE(Private, 1024u);
+  size_t GroupSize = 0;
+  ASSERT_CL_OK(clGetKernelWorkGroupInfo(K, Device, CL_KERNEL_WORK_GROUP_SIZE,
+                                        sizeof(GroupSize), &GroupSize, nullptr));
+  EXPECT_GE(GroupSize, 16u);
+  EXPECT_LE(GroupSize,
+            deviceInfo<size_t>(Device, CL_DEVICE_MAX_WORK_GROUP_SIZE));
+
+  // And it runs right, against a host reference.
+  const size_t N = 64, Local = 16;
+  std::vector<float> In(256), Out(N, -1.0f);
+  for (size_t I = 0; I < In.size(); ++I)
+    In[I] = float(I % 13) - 6.0f;
+  MemRef InBuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                          In.size() * sizeof(float), In.data()));
+  MemRef OutBuf(makeBuffer(CL_MEM_WRITE_ONLY, N * sizeof(float)));
+  cl_mem OutMem = OutBuf, InMem = InBuf;
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &OutMem));
+  ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &InMem));
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, &Local, 0,
+                                      nullptr, nullptr));
+  ASSERT_CL_OK(clEnqueueReadBuffer(Queue, OutBuf, CL_TRUE, 0,
+                                   N * sizeof(float), Out.data(), 0, nullptr,
+                                   nullptr));
+  for (size_t G = 0; G < N; ++G) {
+    size_t L = G % Local;
+    float P[256];
+    for (int I = 0; I < 256; ++I)
+      P[I] = In[(G + I) % 256] * float(L + 1);
+    float S = 0.0f;
+    for (int I = 0; I < 256; ++I)
+      S += P[(I * 7 + L) % 256] * float(I % 3);
+    EXPECT_FLOAT_EQ(Out[G], S) << "work-item " << G;
+  }
+}
+
+TEST_P(KernelMemory, ContextArraysLimitTheWorkGroup) {
+  // 256 KiB live across a barrier per work-item: the private arena a worker
+  // may hold allows far fewer work-items than a CPU device's maximum.
+  const char *Source =
+      "kernel void big(global float *Out) {\n"
+      "  float P[65536];\n"
+      "  size_t L = get_local_id(0);\n"
+      "  for (int I = 0; I < 65536; ++I)\n"
+      "    P[I] = (float)(I + L);\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  Out[get_global_id(0)] = P[(L * 31) % 65536];\n"
+      "}\n";
+  KernelRef K(makeKernel(Source, "big"));
+  ASSERT_NE(K.get(), nullptr);
+  cl_ulong Private = 0;
+  ASSERT_CL_OK(clGetKernelWorkGroupInfo(K, Device, CL_KERNEL_PRIVATE_MEM_SIZE,
+                                        sizeof(Private), &Private, nullptr));
+  EXPECT_GE(Private, 65536u * 4);
+  size_t GroupSize = 0;
+  ASSERT_CL_OK(clGetKernelWorkGroupInfo(K, Device, CL_KERNEL_WORK_GROUP_SIZE,
+                                        sizeof(GroupSize), &GroupSize, nullptr));
+  size_t DeviceMax = deviceInfo<size_t>(Device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  EXPECT_GE(GroupSize, 1u);
+  EXPECT_LE(GroupSize, DeviceMax);
+  // No more than 64 MiB of context arrays per group.
+  EXPECT_LE(GroupSize * 65536 * 4, size_t(64) << 20);
+  if (GroupSize >= DeviceMax)
+    GTEST_SKIP() << "the device allows no group larger than the kernel";
+  MemRef OutBuf(makeBuffer(CL_MEM_WRITE_ONLY, 2 * DeviceMax * sizeof(float)));
+  cl_mem OutMem = OutBuf;
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &OutMem));
+  size_t Local = GroupSize * 2 <= DeviceMax ? GroupSize * 2 : DeviceMax;
+  size_t Global = Local;
+  EXPECT_CL(CL_INVALID_WORK_GROUP_SIZE,
+            clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, &Local, 0,
+                                   nullptr, nullptr));
+}
+
+TEST_P(KernelMemory, LocalMemorySizeCountsAutomaticLocals) {
+  const char *Source =
+      "kernel void withLocal(global float *Out, local float *Extra) {\n"
+      "  local float Tmp[256];\n"
+      "  size_t L = get_local_id(0);\n"
+      "  Tmp[L] = (float)L;\n"
+      "  Extra[L] = 1.0f;\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  Out[get_global_id(0)] = Tmp[255 - L] + Extra[L];\n"
+      "}\n";
+  KernelRef K(makeKernel(Source, "withLocal"));
+  ASSERT_NE(K.get(), nullptr);
+  ASSERT_CL_OK(clSetKernelArg(K, 1, 64 * sizeof(float), nullptr));
+  cl_ulong Local = 0;
+  ASSERT_CL_OK(clGetKernelWorkGroupInfo(K, Device, CL_KERNEL_LOCAL_MEM_SIZE,
+                                        sizeof(Local), &Local, nullptr));
+  // The automatic array and the local argument.
+  EXPECT_EQ(Local, 1024u + 64 * sizeof(float));
+}
+
 WEFT_INSTANTIATE_DEVICE_TEST(Kernels);
+WEFT_INSTANTIATE_DEVICE_TEST(KernelMemory);
 
 } // namespace
