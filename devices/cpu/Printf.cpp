@@ -221,7 +221,13 @@ unsigned elementSize(const Conversion &C, uint64_t Size) {
 struct RecordArg {
   const unsigned char *Bytes;
   uint64_t Size;
+  /// Address space + 1 of a pointer argument, 0 for anything else.
+  unsigned PointerSpace;
 };
+
+/// Clang's fake address-space map, which the front end uses: %s reads only
+/// constant memory, where literals live until the command completes.
+constexpr unsigned ConstantAddressSpace = 2;
 
 /// Formats one printf call; false when the record is malformed.
 bool formatRecord(std::string &Out, const unsigned char *Record,
@@ -236,10 +242,11 @@ bool formatRecord(std::string &Out, const unsigned char *Record,
   for (uint64_t I = 0; I < NumArgs; ++I) {
     if (Offset + 8 > RecordSize)
       return false;
-    uint64_t Size = readUnsigned(Record + Offset, 8);
+    uint64_t Tag = readUnsigned(Record + Offset, 8);
+    uint64_t Size = Tag & 0xffffffffu;
     if (Size > RecordSize - Offset - 8)
       return false;
-    Args.push_back({Record + Offset + 8, Size});
+    Args.push_back({Record + Offset + 8, Size, unsigned(Tag >> 32) & 0xffu});
     Offset += 8 + (Size + 7) / 8 * 8;
   }
   if (!Format)
@@ -284,8 +291,13 @@ bool formatRecord(std::string &Out, const unsigned char *Record,
     }
     if (A.Size == 0 || A.Size > 8 ||
         (strchr("sp", C.Specifier) && A.Size != sizeof(void *)) ||
+        (C.Specifier == 's' &&
+         A.PointerSpace != ConstantAddressSpace + 1) ||
         (strchr("fFeEgGaA", C.Specifier) && A.Size != 2 && A.Size != 4 &&
          A.Size != 8)) {
+      WEFT_LOG(DebugDevice, "printf: argument %zu does not fit its conversion "
+                            "in \"%s\" (a %%s string must be a literal)",
+               NextArg, Format);
       Out.append(Format + Begin, Pos - Begin);
       continue;
     }

@@ -22,7 +22,8 @@ namespace weft {
 /// its record only when the claim ends within Capacity; the driver formats
 /// the records once every work-group has finished. Records are 8-byte
 /// aligned: u64 RecordSize, format pointer, u64 NumArgs, then per argument
-/// u64 ByteSize and the bytes padded to 8. A RecordSize of 0 ends the
+/// a u64 tag (byte size in bits 0-31; for a pointer, its address space + 1
+/// in bits 32-39) and the bytes padded to 8. A RecordSize of 0 ends the
 /// records early (a claim that did not fit).
 struct PrintfBuffer {
   uint64_t Used;

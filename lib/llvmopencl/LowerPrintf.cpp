@@ -18,7 +18,7 @@
 // The record keeps the format pointer, not a copy: formats and %s strings
 // are constants of the kernel's code (or of a __constant buffer), alive
 // until the command completes. Arguments are stored as the call passes
-// them, with their byte size, because the x86-64 calling convention has
+// them, with their byte size (and a pointer's address space), because the x86-64 calling convention has
 // already coerced some of them (float2 arrives as a double, char3 as an
 // i32, float8 by pointer with byval): the formatter reads elements by the
 // conversion's length modifier and checks them against the stored size.
@@ -57,6 +57,17 @@ struct PrintfArg {
   uint64_t Size; ///< their store size
   bool ByVal;    ///< V points at the bytes
 };
+
+/// The u64 before an argument's bytes: its size, and for a pointer its
+/// address space + 1 in bits 32-39, so that the formatter reads %s strings
+/// only from constant memory (a private or local array is gone, or reused,
+/// by the time the records are formatted).
+uint64_t argumentTag(const PrintfArg &A) {
+  uint64_t Tag = A.Size;
+  if (!A.ByVal && A.Ty->isPointerTy())
+    Tag |= uint64_t(A.Ty->getPointerAddressSpace() + 1) << 32;
+  return Tag;
+}
 
 void lowerPrintfCall(CallInst &CI, Value *Ctx) {
   Function &F = *CI.getFunction();
@@ -113,7 +124,8 @@ void lowerPrintfCall(CallInst &CI, Value *Ctx) {
   B.CreateAlignedStore(B.getInt64(Args.size()), FieldAt(16), Align(8));
   uint64_t Offset = RecordHeaderSize;
   for (const PrintfArg &A : Args) {
-    B.CreateAlignedStore(B.getInt64(A.Size), FieldAt(Offset), Align(8));
+    B.CreateAlignedStore(B.getInt64(argumentTag(A)), FieldAt(Offset),
+                         Align(8));
     if (A.ByVal)
       B.CreateMemCpy(FieldAt(Offset + 8), Align(8), A.V, MaybeAlign(1),
                      A.Size);

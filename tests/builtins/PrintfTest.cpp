@@ -200,6 +200,11 @@ kernel void k(global int *r, real_t d) {
   r[1] = 0;
 #endif
   r[2] = printf("%5.2s|%-3c|", "abc", 'z');
+  // Only literal strings may be printed with %s (6.15.14.2); a private
+  // array is gone when the command's output is formatted, so the
+  // conversion is shown as written instead of reading freed memory.
+  char priv[4] = "no";
+  r[3] = printf("[%s]", priv);
 }
 )";
 
@@ -207,7 +212,7 @@ TEST_P(Printf, HelperFunctionsAndDoubles) {
   const bool Double = deviceHasDouble();
   std::string Source = std::string(Double ? "#define HAS_DOUBLE 1\n" : "") +
                        HelperSource;
-  std::vector<cl_int> Results(3, 99);
+  std::vector<cl_int> Results(4, 99);
   cl_double D = 2.718281828459045;
   std::string Text = run(Source, 1, 1, Results, {{sizeof(D), &D}});
   for (size_t C = 0; C < Results.size(); ++C)
@@ -217,6 +222,7 @@ TEST_P(Printf, HelperFunctionsAndDoubles) {
     Expected += format("%.10f ", D) + joined("%lf", {D, -D}) + " " +
                 joined("%le", {1.0, 2.0, D}) + "|";
   Expected += format("%5.2s|%-3c|", "abc", 'z');
+  Expected += "[%s]";
   EXPECT_EQ(Text, Expected);
 }
 

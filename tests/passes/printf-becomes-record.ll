@@ -8,6 +8,7 @@
 
 @fmt = private addrspace(2) constant [11 x i8] c"%d %v4hlf\0A\00"
 @fmt8 = private addrspace(2) constant [6 x i8] c"%v8f\0A\00"
+@fmtp = private addrspace(2) constant [4 x i8] c"%p\0A\00"
 
 ; CHECK: @__weft_uses_printf = constant i8 1
 ; CHECK-LABEL: define void @k.workitem(
@@ -31,12 +32,17 @@
 ; CHECK: store i32 %printf.result, ptr %out
 ; CHECK: atomicrmw add ptr {{.*}}, i64 64 monotonic
 ; CHECK: call void @llvm.memcpy.p0.p0.i64(ptr align 8 %{{.*}}, ptr align 1 %p, i64 32, i1 false)
+; A __global pointer's tag is its size, 8, with address space 1 + 1 in
+; bits 32-39: 8589934600.
+; CHECK: store i64 8589934600, ptr
+; CHECK: store ptr addrspace(1) %g, ptr
 ; CHECK-NOT: call i32 (ptr addrspace(2), ...) @printf
-define void @k.workitem(ptr %out, i32 %i, <4 x float> %v, ptr %p, ptr %ctx, i64 %lid.x, i64 %lid.y, i64 %lid.z) #0 {
+define void @k.workitem(ptr %out, i32 %i, <4 x float> %v, ptr %p, ptr addrspace(1) %g, ptr %ctx, i64 %lid.x, i64 %lid.y, i64 %lid.z) #0 {
 entry:
   %r = call i32 (ptr addrspace(2), ...) @printf(ptr addrspace(2) @fmt, i32 %i, <4 x float> %v)
   store i32 %r, ptr %out
   %r2 = call i32 (ptr addrspace(2), ...) @printf(ptr addrspace(2) @fmt8, ptr byval(<8 x float>) align 32 %p)
+  %r3 = call i32 (ptr addrspace(2), ...) @printf(ptr addrspace(2) @fmtp, ptr addrspace(1) %g)
   ret void
 }
 
