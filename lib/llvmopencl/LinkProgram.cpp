@@ -170,7 +170,9 @@ void applyMathOptions(Module &M, const LinkOptions &Opts) {
 std::unique_ptr<Module> readInput(LLVMContext &Context,
                                   const std::string &Bitcode, size_t Index,
                                   std::string &Log) {
-  MemoryBufferRef Buffer(Bitcode, "input-program-" + std::to_string(Index));
+  // MemoryBufferRef keeps a StringRef: the name must outlive the parse.
+  std::string Name = "input-program-" + std::to_string(Index);
+  MemoryBufferRef Buffer(Bitcode, Name);
   Expected<std::unique_ptr<Module>> M = parseBitcodeFile(Buffer, Context);
   if (!M) {
     Log += "error: input program " + std::to_string(Index) +

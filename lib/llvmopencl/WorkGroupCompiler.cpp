@@ -428,11 +428,14 @@ void describeKernelMemory(const Module &M, KernelDesc &K) {
   K.MaxWorkGroupSize =
       ArenaPerItem ? std::max<uint64_t>(1, PrivateArenaBudget / ArenaPerItem)
                    : 0;
+  std::string Limit = K.MaxWorkGroupSize
+                          ? std::to_string(K.MaxWorkGroupSize)
+                          : std::string("none (no context arrays)");
   WEFT_LOG(DebugCompile,
            "kernel '%s': %zu bytes of private memory per work-item (%llu in "
-           "context arrays), work-group size limit %zu",
+           "context arrays), work-group size limit %s",
            K.Name.c_str(), K.PrivateMemSize, (unsigned long long)ArenaPerItem,
-           K.MaxWorkGroupSize);
+           Limit.c_str());
 }
 
 WorkGroupFunction compileWorkGroupFunction(const std::string &Bitcode,

@@ -381,10 +381,11 @@ TEST_P(Images, UseHostPtrMapCopyFillAndBufferCopies) {
         << "row " << Y;
   MemRef Other(makeImage(CL_MEM_READ_WRITE, CL_RGBA, CL_UNORM_INT8,
                          CL_MEM_OBJECT_IMAGE2D, W, H));
-  unsigned char Zeros[4] = {0, 0, 0, 0};
+  // The fill colour of a normalized format is always a float4.
+  float Zeros[4] = {0.0f, 0.0f, 0.0f, 0.0f};
   size_t Zero[3] = {0, 0, 0}, Full[3] = {W, H, 1};
   ASSERT_CL_OK(clEnqueueFillImage(Queue, Other, Zeros, Zero, Full, 0, nullptr,
-                                  nullptr)); // a float4 of 0 is all zero bits
+                                  nullptr));
   size_t Dst[3] = {7, 1, 0};
   ASSERT_CL_OK(clEnqueueCopyBufferToImage(Queue, Buf, Other, 256, Dst, Region,
                                           0, nullptr, nullptr));
