@@ -159,6 +159,38 @@ static void holdUntilComplete(Event *E, MemObject *Mem) {
   E->onCompletion([Mem] { Mem->releaseInternal(); });
 }
 
+/// clEnqueueReadBuffer and clEnqueueWriteBuffer: the same checks and the
+/// same command, in opposite directions.
+static cl_int enqueueHostTransfer(cl_command_queue Q, cl_mem Buffer,
+                                  cl_bool Blocking, size_t Offset, size_t Size,
+                                  void *Ptr, bool IsRead, cl_uint NumEvents,
+                                  const cl_event *WaitList,
+                                  cl_event *EventRet) {
+  CommandQueue *Queue = castQueue(Q);
+  MemObject *Mem = castBuffer(Buffer);
+  if (cl_int Err =
+          validateTransfer(Queue, Mem, Offset, Size, Ptr, NumEvents, WaitList))
+    return Err;
+  cl_mem_flags Forbidden =
+      IsRead ? CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS
+             : CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+  if (Mem->flags() & Forbidden)
+    return WEFT_ERROR(CL_INVALID_OPERATION,
+                      IsRead ? "buffer is not host-readable"
+                             : "buffer is not host-writable");
+  Event *E = Queue->beginCommand(
+      IsRead ? CL_COMMAND_READ_BUFFER : CL_COMMAND_WRITE_BUFFER, NumEvents,
+      WaitList);
+  Command &Cmd = E->command();
+  char *Device = static_cast<char *>(Mem->deviceAddress(Queue->device()));
+  Cmd.Kind = IsRead ? CommandKind::ReadBuffer : CommandKind::WriteBuffer;
+  Cmd.Src = IsRead ? Device + Offset : Ptr;
+  Cmd.Dst = IsRead ? Ptr : Device + Offset;
+  Cmd.Size = Size;
+  holdUntilComplete(E, Mem);
+  return Queue->finishEnqueue(E, EventRet, Blocking);
+}
+
 } // namespace weft
 
 using namespace weft;
@@ -311,42 +343,17 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(
     cl_command_queue Q, cl_mem Buffer, cl_bool Blocking, size_t Offset,
     size_t Size, void *Ptr, cl_uint NumEvents, const cl_event *WaitList,
     cl_event *EventRet) {
-  CommandQueue *Queue = castQueue(Q);
-  MemObject *Mem = castBuffer(Buffer);
-  if (cl_int Err =
-          validateTransfer(Queue, Mem, Offset, Size, Ptr, NumEvents, WaitList))
-    return Err;
-  if (Mem->flags() & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))
-    return WEFT_ERROR(CL_INVALID_OPERATION, "buffer is not host-readable");
-  Event *E = Queue->beginCommand(CL_COMMAND_READ_BUFFER, NumEvents, WaitList);
-  Command &Cmd = E->command();
-  Cmd.Kind = CommandKind::ReadBuffer;
-  Cmd.Src = static_cast<char *>(Mem->deviceAddress(Queue->device())) + Offset;
-  Cmd.Dst = Ptr;
-  Cmd.Size = Size;
-  holdUntilComplete(E, Mem);
-  return Queue->finishEnqueue(E, EventRet, Blocking);
+  return enqueueHostTransfer(Q, Buffer, Blocking, Offset, Size, Ptr,
+                             /*IsRead=*/true, NumEvents, WaitList, EventRet);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteBuffer(
     cl_command_queue Q, cl_mem Buffer, cl_bool Blocking, size_t Offset,
     size_t Size, const void *Ptr, cl_uint NumEvents, const cl_event *WaitList,
     cl_event *EventRet) {
-  CommandQueue *Queue = castQueue(Q);
-  MemObject *Mem = castBuffer(Buffer);
-  if (cl_int Err =
-          validateTransfer(Queue, Mem, Offset, Size, Ptr, NumEvents, WaitList))
-    return Err;
-  if (Mem->flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
-    return WEFT_ERROR(CL_INVALID_OPERATION, "buffer is not host-writable");
-  Event *E = Queue->beginCommand(CL_COMMAND_WRITE_BUFFER, NumEvents, WaitList);
-  Command &Cmd = E->command();
-  Cmd.Kind = CommandKind::WriteBuffer;
-  Cmd.Src = Ptr;
-  Cmd.Dst = static_cast<char *>(Mem->deviceAddress(Queue->device())) + Offset;
-  Cmd.Size = Size;
-  holdUntilComplete(E, Mem);
-  return Queue->finishEnqueue(E, EventRet, Blocking);
+  return enqueueHostTransfer(Q, Buffer, Blocking, Offset, Size,
+                             const_cast<void *>(Ptr), /*IsRead=*/false,
+                             NumEvents, WaitList, EventRet);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(
