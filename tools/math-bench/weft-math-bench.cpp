@@ -15,6 +15,8 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
+#include "common/ExampleCommon.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -25,16 +27,12 @@
 
 namespace {
 
-void check(cl_int Err, const char *What) {
-  if (Err != CL_SUCCESS) {
-    fprintf(stderr, "weft-math-bench: %s failed: %d\n", What, Err);
-    exit(1);
-  }
-}
+// examples/common's check(): throws with the error's name; main reports it.
+using example::check;
 
 } // namespace
 
-int main(int Argc, char **Argv) {
+static int run(int Argc, char **Argv) {
   std::string Wanted;
   size_t N = 1 << 22;
   int Iterations = 5;
@@ -154,4 +152,13 @@ int main(int Argc, char **Argv) {
   clReleaseCommandQueue(Q);
   clReleaseContext(Ctx);
   return 0;
+}
+
+int main(int Argc, char **Argv) {
+  try {
+    return run(Argc, Argv);
+  } catch (const example::Error &E) {
+    fprintf(stderr, "weft-math-bench: %s\n", E.what());
+    return 1;
+  }
 }

@@ -13,6 +13,8 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
+#include "common/ExampleCommon.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -25,12 +27,8 @@
 
 namespace {
 
-void check(cl_int Err, const char *What) {
-  if (Err != CL_SUCCESS) {
-    fprintf(stderr, "weft-vector-bench: %s failed: %d\n", What, Err);
-    exit(1);
-  }
-}
+// examples/common's check(): throws with the error's name; main reports it.
+using example::check;
 
 const char *const Source = R"CLC(
 kernel void saxpy(global float *Y, global const float *X, float A) {
@@ -75,7 +73,7 @@ double medianMs(cl_command_queue Q, int Runs, const std::function<void()> &Enque
 
 } // namespace
 
-int main(int Argc, char **Argv) {
+static int run(int Argc, char **Argv) {
   std::string Wanted;
   size_t N = 1 << 24;
   int Runs = 21;
@@ -227,4 +225,13 @@ int main(int Argc, char **Argv) {
   clReleaseCommandQueue(Q);
   clReleaseContext(Ctx);
   return 0;
+}
+
+int main(int Argc, char **Argv) {
+  try {
+    return run(Argc, Argv);
+  } catch (const example::Error &E) {
+    fprintf(stderr, "weft-vector-bench: %s\n", E.what());
+    return 1;
+  }
 }
