@@ -152,11 +152,11 @@ DEF1_SCALAR(tanh, libm_tanh(X))
 DEF1(tgamma, libm_tgamma(X))
 DEF1(lgamma, libm_lgamma(X))
 DEF1(logb, libm_logb(X))
-DEF1(acospi, libm_acos(X) * M_1_PI)
-DEF1(asinpi, libm_asin(X) * M_1_PI)
-DEF1(atanpi, libm_atan(X) * M_1_PI)
+DEF1_SCALAR(acospi, libm_acos(X) * M_1_PI)
+DEF1_SCALAR(asinpi, libm_asin(X) * M_1_PI)
+DEF1_SCALAR(atanpi, libm_atan(X) * M_1_PI)
 DEF2_SCALAR(atan2, libm_atan2(X, Y))
-DEF2(atan2pi, libm_atan2(X, Y) * M_1_PI)
+DEF2_SCALAR(atan2pi, libm_atan2(X, Y) * M_1_PI)
 DEF2(fmod, libm_fmod(X, Y))
 DEF2_SCALAR(hypot, libm_hypot(X, Y))
 DEF2(remainder, libm_remainder(X, Y))
@@ -429,6 +429,12 @@ static inline float remquoFloat(float X, float Y, int *Quo) {
     *Out = O;                                                                  \
     return R;                                                                  \
   }
+// The vector sin and cos are SLEEF's (sleef.cl).
+#define DEF_SINCOS_VEC(N, AS, T)                                               \
+  T##N WEFT_OVL sincos(T##N X, AS T##N *Out) {                                 \
+    *Out = cos(X);                                                             \
+    return sin(X);                                                             \
+  }
 #define DEF_POINTER_FUNCTIONS(AS)                                              \
   DEF_PTR1(AS, fract, fractFloat, float, float)                                \
   DEF_PTR1(AS, fract, fractDouble, double, double)                             \
@@ -448,8 +454,8 @@ static inline float remquoFloat(float X, float Y, int *Quo) {
   FOR_VECTOR_WIDTHS(DEF_PTR1_VEC, AS, modf, modfDouble, double, double)        \
   FOR_VECTOR_WIDTHS(DEF_PTR1_VEC, AS, frexp, frexpFloat, float, int)           \
   FOR_VECTOR_WIDTHS(DEF_PTR1_VEC, AS, frexp, frexpDouble, double, int)         \
-  FOR_VECTOR_WIDTHS(DEF_PTR1_VEC, AS, sincos, sincosFloat, float, float)       \
-  FOR_VECTOR_WIDTHS(DEF_PTR1_VEC, AS, sincos, sincosDouble, double, double)    \
+  FOR_VECTOR_WIDTHS(DEF_SINCOS_VEC, AS, float)                                 \
+  FOR_VECTOR_WIDTHS(DEF_SINCOS_VEC, AS, double)                                \
   FOR_VECTOR_WIDTHS(DEF_PTR1_VEC, AS, lgamma_r, lgammarFloat, float, int)      \
   FOR_VECTOR_WIDTHS(DEF_PTR1_VEC, AS, lgamma_r, lgammarDouble, double, int)    \
   FOR_VECTOR_WIDTHS(DEF_PTR2_VEC, AS, remquo, remquoFloat, float, int)         \

@@ -15,11 +15,15 @@
 // in the registers the level's -march passes it in, so every call matches
 // the C ABI SLEEF was compiled for.
 //
-// The variants are SLEEF's u10 ones (erfc u15, hypot u05): within 1.5 ulp,
-// inside every bound of the OpenCL ULP table, as for the scalar forms'
-// loop-vectorized calls (lib/llvmopencl/VectorMathVariants.cpp), whose
-// exclusions hold here too: acosh, asinh and log1p stay on libm (SLEEF
-// overflows to infinity for huge arguments), as do tgamma and lgamma.
+// The variants are SLEEF's u10 ones (erfc u15, hypot u05):
+// within 1.5 ulp, inside every bound of the OpenCL ULP table, as for the
+// scalar forms' loop-vectorized calls (lib/llvmopencl/VectorMathVariants.cpp),
+// whose exclusions hold here too: acosh, asinh and log1p stay on libm (SLEEF
+// overflows to infinity for huge arguments). Also on libm, as MathAccuracy
+// found: sinpi, cospi and tgamma (SLEEF 3.5's give zeros the wrong sign,
+// and its float cospi returns 1 for odd integers and half-integers beyond
+// 2^22), fmod and remainder (NaN for tiny divisors), and lgamma (no bound
+// to test it against).
 // tests/builtins/MathTest.cpp checks every width against the bounds.
 //
 //===----------------------------------------------------------------------===//
@@ -139,3 +143,20 @@ SLEEF1(erfc, u15)
 SLEEF2(pow, u10)
 SLEEF2(atan2, u10)
 SLEEF2(hypot, u05)
+
+// The pi forms: SLEEF's result (1 ulp) scaled by 1/pi (two more roundings,
+// half an ulp each): within their 5 and 6 ulp bounds.
+#define PI_FORMS(N, _)                                                         \
+  float##N WEFT_OVL acospi(float##N X) { return acos(X) * M_1_PI_F; }          \
+  float##N WEFT_OVL asinpi(float##N X) { return asin(X) * M_1_PI_F; }          \
+  float##N WEFT_OVL atanpi(float##N X) { return atan(X) * M_1_PI_F; }          \
+  float##N WEFT_OVL atan2pi(float##N Y, float##N X) {                          \
+    return atan2(Y, X) * M_1_PI_F;                                             \
+  }                                                                            \
+  double##N WEFT_OVL acospi(double##N X) { return acos(X) * M_1_PI; }          \
+  double##N WEFT_OVL asinpi(double##N X) { return asin(X) * M_1_PI; }          \
+  double##N WEFT_OVL atanpi(double##N X) { return atan(X) * M_1_PI; }          \
+  double##N WEFT_OVL atan2pi(double##N Y, double##N X) {                       \
+    return atan2(Y, X) * M_1_PI;                                               \
+  }
+PI_FORMS(2, ) PI_FORMS(3, ) PI_FORMS(4, ) PI_FORMS(8, ) PI_FORMS(16, )

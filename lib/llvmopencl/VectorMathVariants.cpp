@@ -4,14 +4,16 @@
 // (llvm.exp.f32, ...), which the code generator lowers to the host libm one
 // value at a time. Inside a work-item loop the loop vectorizer would then
 // scalarize them. This pass attaches to every such call the
-// "vector-function-abi-variant" attribute naming SLEEF's vector function
-// for the device's widest registers, e.g.
+// "vector-function-abi-variant" attribute naming SLEEF's vector functions
+// for the device's widest registers and each narrower width, e.g.
 //
 //   call float @llvm.exp.f32(float %x)
 //     #{ "vector-function-abi-variant"=
-//        "_ZGV_LLVM_N16v_llvm.exp.f32(Sleef_expf16_u10avx512f)" }
+//        "_ZGV_LLVM_N16v_llvm.exp.f32(Sleef_expf16_u10avx512f),
+//         _ZGV_LLVM_N8v_llvm.exp.f32(Sleef_expf8_u10avx2),
+//         _ZGV_LLVM_N4v_llvm.exp.f32(Sleef_expf4_u10avx2128)" }
 //
-// and declares that function, so loop-vectorize calls it on whole vectors
+// and declares them, so loop-vectorize calls them on whole vectors
 // (the attribute survives inlining of the builtin into the loop). The same
 // goes for the double libm functions lib/kernel/libm.cl calls (tan, atan2,
 // erf, cbrt, ...). The variants are SLEEF's u10 ones (u15 for erfc, u05
@@ -87,9 +89,15 @@ std::pair<StringRef, StringRef> sleefLibmVariant(StringRef Name) {
       .Default({"", ""});
 }
 
-/// The ISA suffix of SLEEF's function names for a register width.
-StringRef sleefIsa(unsigned SimdBytes) {
-  return SimdBytes >= 64 ? "avx512f" : SimdBytes >= 32 ? "avx2" : "sse2";
+/// The ISA suffix of SLEEF's functions of RegBytes-wide vectors on a host
+/// whose widest registers are HostBytes wide (16-byte ones use AVX2's FMA
+/// where the host has AVX2).
+StringRef sleefIsa(unsigned RegBytes, unsigned HostBytes) {
+  if (RegBytes >= 64)
+    return "avx512f";
+  if (RegBytes >= 32)
+    return "avx2";
+  return HostBytes >= 32 ? "avx2128" : "sse2";
 }
 
 /// Whether F's builder allowed approximate math functions.
@@ -173,23 +181,31 @@ PreservedAnalyses VectorMathVariantsPass::run(Module &M,
         any_of(F.args(), [&](Argument &A) { return A.getType() != T; }))
       continue;
     bool IsFloat = T->isFloatTy();
-    unsigned VF = Bytes / (IsFloat ? 4 : 8);
     unsigned Arity = F.arg_size();
-    auto *VecTy = FixedVectorType::get(T, VF);
-    SmallVector<Type *, 2> Params(Arity, VecTy);
-    // The variant's name, declared on first use, for an accuracy suffix.
-    auto Variant = [&](StringRef Acc) {
-      std::string Vector = ("Sleef_" + Stem + (IsFloat ? "f" : "d") +
-                            Twine(VF) + Acc + sleefIsa(Bytes))
-                               .str();
-      FunctionCallee Callee = M.getOrInsertFunction(
-          Vector, FunctionType::get(VecTy, Params, false));
-      if (auto *VecFn = dyn_cast<Function>(Callee.getCallee()))
-        if (!is_contained(Declared, VecFn))
-          Declared.push_back(VecFn);
-      return ("_ZGV_LLVM_N" + Twine(VF) + (Arity == 2 ? "vv" : "v") + "_" +
-              F.getName() + "(" + Vector + ")")
-          .str();
+    // The variants' list for an accuracy suffix: one per register width
+    // from the widest down to 16 bytes, so that the vectorizer finds one
+    // whatever factor it picks (a narrower epilogue loop, a loop that also
+    // handles doubles), each declared on first use.
+    auto Variants = [&](StringRef Acc) {
+      std::string List;
+      for (unsigned RegBytes = Bytes; RegBytes >= 16; RegBytes /= 2) {
+        unsigned VF = RegBytes / (IsFloat ? 4 : 8);
+        auto *VecTy = FixedVectorType::get(T, VF);
+        SmallVector<Type *, 2> Params(Arity, VecTy);
+        std::string Vector = ("Sleef_" + Stem + (IsFloat ? "f" : "d") +
+                              Twine(VF) + Acc + sleefIsa(RegBytes, Bytes))
+                                 .str();
+        FunctionCallee Callee = M.getOrInsertFunction(
+            Vector, FunctionType::get(VecTy, Params, false));
+        if (auto *VecFn = dyn_cast<Function>(Callee.getCallee()))
+          if (!is_contained(Declared, VecFn))
+            Declared.push_back(VecFn);
+        List +=
+            (Twine(List.empty() ? "" : ",") + "_ZGV_LLVM_N" + Twine(VF) +
+             (Arity == 2 ? "vv" : "v") + "_" + F.getName() + "(" + Vector + ")")
+                .str();
+      }
+      return List;
     };
     for (User *U : F.users())
       if (auto *CI = dyn_cast<CallInst>(U)) {
@@ -197,7 +213,7 @@ PreservedAnalyses VectorMathVariantsPass::run(Module &M,
             hasRelaxedForm(Stem) && allowsApproxFunctions(*CI->getFunction());
         CI->addFnAttr(Attribute::get(M.getContext(),
                                      "vector-function-abi-variant",
-                                     Variant(Relaxed ? "_u35" : Accuracy)));
+                                     Variants(Relaxed ? "_u35" : Accuracy)));
         Changed = true;
       }
   }

@@ -245,6 +245,49 @@ TEST_P(MathAccuracy, Double) {
     checkFunction<double>(*this, Fn, "double");
 }
 
+// sincos: both results, through a pointer, within sin's and cos's bounds.
+template <typename F>
+void checkSincos(MathAccuracy &Test, const std::string &S) {
+  MathFunction Range = {"sincos", 1, 4, 4, -100, 100, nullptr};
+  const size_t N = 4096;
+  std::vector<F> X = mathInputs<F>(Range, N, 3);
+  std::string Source =
+      sizeof(F) == 8 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "";
+  const unsigned Widths[] = {1, 3, 4, 16};
+  for (unsigned W : Widths) {
+    std::string V = vecType(S, W);
+    Source += loadStoreMacros(W) + "kernel void k" + std::to_string(W) +
+              "(global const " + S + " *X, global " + S + " *Sin, global " + S +
+              " *Cos) {\n  size_t i = get_global_id(0);\n  " + V +
+              " c, s = sincos(LD(i, X), &c);\n  ST(s, i, Sin);\n"
+              "  ST(c, i, Cos);\n}\n";
+  }
+  for (unsigned W : Widths) {
+    SCOPED_TRACE("sincos on " + vecType(S, W));
+    std::vector<F> Sin(N), Cos(N);
+    std::string Name = "k" + std::to_string(W);
+    if (!Test.runKernel(Source, Name.c_str(), N / W,
+                        {in(X), out(Sin), out(Cos)}))
+      return;
+    unsigned Failures = 0;
+    for (size_t I = 0; I < N / W * W; ++I) {
+      double ES = ulpError<F>(Sin[I], ::sinl(Ld(X[I])));
+      double EC = ulpError<F>(Cos[I], ::cosl(Ld(X[I])));
+      if ((ES > 4 || EC > 4) && Failures++ < 5)
+        ADD_FAILURE() << "sincos(" << std::hexfloat << X[I] << ") on "
+                      << vecType(S, W) << ": sin " << Sin[I] << ", cos "
+                      << Cos[I] << std::defaultfloat << " (" << ES << ", " << EC
+                      << " ulp)";
+    }
+  }
+}
+
+TEST_P(MathAccuracy, Sincos) {
+  checkSincos<float>(*this, "float");
+  if (deviceHasDouble())
+    checkSincos<double>(*this, "double");
+}
+
 // The math build options (OpenCL 3.0, 5.8.6.4).
 
 /// X * Y on every element under Options.

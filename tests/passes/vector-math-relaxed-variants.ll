@@ -1,4 +1,5 @@
-; Calls get SLEEF variants for the vectorizer: u10 by default, u35 for sin
+; Calls get SLEEF variants for the vectorizer, one per register width
+; (AVX-512 down to 16 bytes): u10 by default, u35 for sin
 ; (and its relaxed peers) where the function allows approximate math
 ; functions (-cl-fast-relaxed-math); exp has no relaxed form and stays u10.
 ; A direct u10 call, as lib/kernel/sleef.cl's vector builtins make, moves
@@ -38,6 +39,6 @@ declare <8 x double> @Sleef_atan2d8_u10avx512f(<8 x double>, <8 x double>)
 
 attributes #0 = { "approx-func-fp-math"="true" }
 
-; CHECK-DAG: attributes #[[STRICTSIN]] = { "vector-function-abi-variant"="_ZGV_LLVM_N16v_llvm.sin.f32(Sleef_sinf16_u10avx512f)" }
-; CHECK-DAG: attributes #[[RELAXEDSIN]] = { "vector-function-abi-variant"="_ZGV_LLVM_N16v_llvm.sin.f32(Sleef_sinf16_u35avx512f)" }
-; CHECK-DAG: attributes #[[RELAXEDEXP]] = { "vector-function-abi-variant"="_ZGV_LLVM_N16v_llvm.exp.f32(Sleef_expf16_u10avx512f)" }
+; CHECK-DAG: attributes #[[STRICTSIN]] = { "vector-function-abi-variant"="_ZGV_LLVM_N16v_llvm.sin.f32(Sleef_sinf16_u10avx512f),_ZGV_LLVM_N8v_llvm.sin.f32(Sleef_sinf8_u10avx2),_ZGV_LLVM_N4v_llvm.sin.f32(Sleef_sinf4_u10avx2128)" }
+; CHECK-DAG: attributes #[[RELAXEDSIN]] = { "vector-function-abi-variant"="_ZGV_LLVM_N16v_llvm.sin.f32(Sleef_sinf16_u35avx512f),_ZGV_LLVM_N8v_llvm.sin.f32(Sleef_sinf8_u35avx2),_ZGV_LLVM_N4v_llvm.sin.f32(Sleef_sinf4_u35avx2128)" }
+; CHECK-DAG: attributes #[[RELAXEDEXP]] = { "vector-function-abi-variant"="_ZGV_LLVM_N16v_llvm.exp.f32(Sleef_expf16_u10avx512f),_ZGV_LLVM_N8v_llvm.exp.f32(Sleef_expf8_u10avx2),_ZGV_LLVM_N4v_llvm.exp.f32(Sleef_expf4_u10avx2128)" }

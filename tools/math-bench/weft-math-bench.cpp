@@ -1,13 +1,16 @@
 //===- weft-math-bench.cpp - throughput of the math builtins --------------===//
 //
 // Usage: weft-math-bench [--platform NAME] [--size N] [--iterations K]
+//                        [--options BUILD-OPTIONS]
 //
-// For each function and width (float, float4, float16, and double) runs
-// y[i] = f(x[i]) over N elements and prints millions of elements per
-// second (the best of K runs, after one warm-up run that also compiles).
+// For each function and width (float, float4, float8, float16, double,
+// double4, double8) runs y[i] = f(x[i]) over N elements and prints millions
+// of elements per second (the best of K runs, after one warm-up run that
+// also compiles). --options passes build options (-cl-fast-relaxed-math).
 // Run it once per platform to compare implementations, e.g. Weft and pocl:
 //
-//   OCL_ICD_VENDORS=build/vendors/weft.icd build/tools/math-bench/weft-math-bench
+//   OCL_ICD_VENDORS=build/vendors/weft.icd
+//   build/tools/math-bench/weft-math-bench
 //   OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd \
 //       build/tools/math-bench/weft-math-bench --platform Portable
 //
@@ -36,6 +39,7 @@ static int run(int Argc, char **Argv) {
   std::string Wanted;
   size_t N = 1 << 22;
   int Iterations = 5;
+  std::string Options;
   for (int I = 1; I < Argc; ++I) {
     if (!strcmp(Argv[I], "--platform") && I + 1 < Argc)
       Wanted = Argv[++I];
@@ -43,8 +47,12 @@ static int run(int Argc, char **Argv) {
       N = strtoull(Argv[++I], nullptr, 0);
     else if (!strcmp(Argv[I], "--iterations") && I + 1 < Argc)
       Iterations = atoi(Argv[++I]);
+    else if (!strcmp(Argv[I], "--options") && I + 1 < Argc)
+      Options = Argv[++I];
     else {
-      fprintf(stderr, "usage: %s [--platform NAME] [--size N] [--iterations K]\n",
+      fprintf(stderr,
+              "usage: %s [--platform NAME] [--size N] [--iterations K] "
+              "[--options BUILD-OPTIONS]\n",
               Argv[0]);
       return 2;
     }
@@ -72,8 +80,8 @@ static int run(int Argc, char **Argv) {
         "clGetDeviceIDs");
   char DevName[256];
   clGetDeviceInfo(Device, CL_DEVICE_NAME, sizeof(DevName), DevName, nullptr);
-  printf("# platform %s, device %s, %zu elements, best of %d\n", Name, DevName,
-         N, Iterations);
+  printf("# platform %s, device %s, %zu elements, best of %d, options '%s'\n",
+         Name, DevName, N, Iterations, Options.c_str());
   cl_int Err;
   cl_context Ctx = clCreateContext(nullptr, 1, &Device, nullptr, nullptr, &Err);
   check(Err, "clCreateContext");
@@ -97,10 +105,10 @@ static int run(int Argc, char **Argv) {
   struct Width {
     const char *Type, *Scalar;
     unsigned N;
-  } Widths[] = {{"float", "float", 1},
-                {"float4", "float", 4},
-                {"float16", "float", 16},
-                {"double", "double", 1}};
+  } Widths[] = {{"float", "float", 1},   {"float4", "float", 4},
+                {"float8", "float", 8},  {"float16", "float", 16},
+                {"double", "double", 1}, {"double4", "double", 4},
+                {"double8", "double", 8}};
   printf("%-8s %-8s %12s\n", "function", "type", "Melem/s");
   for (const char *F : Functions)
     for (const Width &W : Widths) {
@@ -118,7 +126,8 @@ static int run(int Argc, char **Argv) {
                (Two ? "(x, x * 0.5f)" : "(x)") + ", i, Y);\n}\n";
       const char *Text = Src.c_str();
       cl_program P = clCreateProgramWithSource(Ctx, 1, &Text, nullptr, &Err);
-      if (clBuildProgram(P, 1, &Device, "", nullptr, nullptr) != CL_SUCCESS) {
+      if (clBuildProgram(P, 1, &Device, Options.c_str(), nullptr, nullptr) !=
+          CL_SUCCESS) {
         printf("%-8s %-8s %12s\n", F, W.Type, "build failed");
         clReleaseProgram(P);
         continue;
