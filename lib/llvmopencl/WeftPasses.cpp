@@ -10,6 +10,7 @@
 #include "ResolveWorkItemFunctions.h"
 #include "ScalarizeWorkItemLoops.h"
 #include "UniformityAnalysis.h"
+#include "VectorMathVariants.h"
 #include "WorkItemLoops.h"
 
 #include "llvm/Passes/PassBuilder.h"
@@ -79,6 +80,11 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-launcher") {
           MPM.addPass(LauncherPass(Opts.Kernel));
+          return true;
+        }
+        // AVX-512's widths: the lit tests name their SLEEF functions.
+        if (Name == "weft-vector-math-variants") {
+          MPM.addPass(VectorMathVariantsPass(64));
           return true;
         }
         if (Name == "weft-workgroup") {
