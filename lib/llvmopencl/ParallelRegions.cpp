@@ -49,6 +49,7 @@
 #include "BarrierUtils.h"
 #include "KernelUtils.h"
 #include "ParallelLoops.h"
+#include "RegionMethodLimits.h"
 #include "WorkGroupContextLayout.h"
 
 #include "weft/debug.h"
@@ -644,14 +645,18 @@ PreservedAnalyses ParallelRegionsPass::run(Module &M, ModuleAnalysisManager &) {
   if (WorkItemFunctions.empty())
     return PreservedAnalyses::all();
   for (Function *WI : WorkItemFunctions) {
-    if (!isNormalized(*WI)) {
-      // Left alone: no work-group function, so the compile fails loudly
-      // instead of ignoring the barriers.
-      LLVM_DEBUG(dbgs() << WI->getName()
-                        << " is not in barrier-normal form; skipped\n");
+    std::string Of = derivedFrom(*WI, WorkItemAttr).str();
+    // Declined before anything changes, so the fallback method
+    // (WorkGroupFibers.cpp) gets the function as it was.
+    std::string Decline = isNormalized(*WI)
+                              ? whyRegionMethodDeclines(*WI)
+                              : std::string("not in barrier-normal form");
+    if (!Decline.empty()) {
+      WEFT_LOG(DebugCompile, "kernel '%s': the region method declines: %s",
+               Of.c_str(), Decline.c_str());
+      WI->addFnAttr(FallbackReasonAttr, Decline);
       continue;
     }
-    std::string Of = derivedFrom(*WI, WorkItemAttr).str();
     SmallPtrSet<AllocaInst *, 32> Demoted = demoteCrossBlockValues(*WI);
     BarrierGraph G = formRegions(*WI);
     SmallVector<ContextValue, 16> Values;
