@@ -204,6 +204,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   for (unsigned D = 0; D < 3; ++D)
     Field(std::to_string(LocalSize[D]));
   Field(vectorizationDisabled() ? "no-vectorize" : "vectorize");
+  Field(scalarizationEnabled() ? "scalarize" : "no-scalarize");
   Field(workGroupMethodName(workGroupMethodFromEnvironment()));
   Field(Bitcode);
   return Hash.final();
