@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "KernelCache.h"
 #include "CompilerInternals.h"
+#include "HorizontalLoops.h"
 
 #include "weft/debug.h"
 
@@ -203,6 +204,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   for (unsigned D = 0; D < 3; ++D)
     Field(std::to_string(LocalSize[D]));
   Field(vectorizationDisabled() ? "no-vectorize" : "vectorize");
+  Field(horizontalLoopsEnabled() ? "horizontal" : "no-horizontal");
   Field(Bitcode);
   return Hash.final();
 }

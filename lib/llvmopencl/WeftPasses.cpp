@@ -2,6 +2,7 @@
 
 #include "WeftPasses.h"
 #include "FlattenKernels.h"
+#include "HorizontalLoops.h"
 #include "Launcher.h"
 #include "LowerPrintf.h"
 #include "NormalizeBarriers.h"
@@ -21,6 +22,8 @@ void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
   MPM.addPass(FlattenKernelsPass(Opts.Kernel));
   MPM.addPass(ResolveWorkItemFunctionsPass(Opts.Kernel));
   MPM.addPass(LowerPrintfPass(Opts.Kernel));
+  if (horizontalLoopsEnabled())
+    MPM.addPass(HorizontalLoopsPass(Opts.LocalSize, Opts.Kernel));
   MPM.addPass(NormalizeBarriersPass(Opts.Kernel));
   MPM.addPass(ParallelRegionsPass(Opts.LocalSize, Opts.Kernel));
   MPM.addPass(WorkItemLoopsPass(Opts.LocalSize, Opts.Kernel));
@@ -53,6 +56,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-lower-printf") {
           MPM.addPass(LowerPrintfPass(Opts.Kernel));
+          return true;
+        }
+        if (Name == "weft-horizontal-loops") {
+          MPM.addPass(HorizontalLoopsPass(Opts.LocalSize, Opts.Kernel));
           return true;
         }
         if (Name == "weft-normalize-barriers") {

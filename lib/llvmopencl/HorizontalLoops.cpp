@@ -1,0 +1,256 @@
+//===- HorizontalLoops.cpp - Implicit barriers in uniform loops -----------===//
+//
+// Horizontal inner-loop parallelization. Without it, the work-item loops
+// are wrapped around the whole kernel, so a loop of the kernel is the
+// innermost loop the vectorizer sees: a sequential chain (a dot product, a
+// mad chain) that stays scalar, with the parallel work-item loop outside:
+//
+//   for x { acc = 0; for k < N { acc += A[k] * B[k][x] } C[x] = acc }
+//
+// When every work-item runs the same trips of the kernel's loop, a barrier
+// at the top of its body changes nothing a kernel may observe (work-items
+// without barriers have no order among themselves), and ParallelRegions
+// then gives the body a work-item loop of its own, inside the kernel's
+// loop: the loops are interchanged, and the work-item loop, whose
+// iterations are independent, is the one that vectorizes:
+//
+//   for k < N { for x { acc[x] += A[k] * B[k][x] } }   for x { C[x] = acc[x] }
+//
+// The implicit barriers go after the loop header's PHIs (every trip starts
+// with all work-items at the same point) and at the top of each exit block
+// (so the code after the loop, which may hold loops of its own, is a region
+// of its own instead of a part of the body's region).
+//
+// Legality. A barrier may only go where every work-item arrives equally
+// often: the loop is barrier-free, its header and exiting blocks are not
+// divergent (UniformityAnalysis: not under a branch on a varying condition,
+// in particular not in a loop with a varying trip count) and every exit
+// condition is uniform. An exit block gets its barrier only when it is not
+// divergent either.
+//
+// Profitability. The barrier costs a pass of the work-item loop per trip
+// (reloading the per-work-item values from their context arrays), so a
+// loop is chosen only when
+//  - its body does per-work-item work (a varying value or memory access),
+//  - every loop nested in it is chosen too, or has a small constant trip
+//    count that O3 unrolls (otherwise the work-item loop would not be
+//    innermost and could not vectorize); a loop with a small constant trip
+//    count is itself left to the unroller, which makes the work-item loop
+//    innermost at no cost,
+//  - it touches no private array left in memory (it would become a context
+//    array with a slot per work-item and element),
+//  - a work-item does not reload what it stored in the same trip
+//    (mayReadAfterWriteInIteration), which would withhold the parallel
+//    annotation from the body's work-item loop,
+//  - and the work-group has more than one work-item.
+// WEFT_HORIZONTAL=0 turns the pass off.
+//
+//===----------------------------------------------------------------------===//
+#include "HorizontalLoops.h"
+#include "BarrierUtils.h"
+#include "KernelUtils.h"
+#include "ParallelLoops.h"
+#include "UniformityAnalysis.h"
+
+#include "weft/debug.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#define DEBUG_TYPE "weft-horizontal-loops"
+
+using namespace llvm;
+
+namespace weft {
+
+bool horizontalLoopsEnabled() {
+  const char *V = getenv("WEFT_HORIZONTAL");
+  return !V || strcmp(V, "0") != 0;
+}
+
+namespace {
+
+/// Loops with at most this many trips are left to full unrolling.
+constexpr unsigned SmallTripCount = 8;
+
+enum class Decision {
+  Chosen,   ///< gets implicit barriers
+  Unrolled, ///< small constant trip count: no barriers, no obstacle either
+  Rejected, ///< left alone, and so is every loop around it
+};
+
+class LoopChooser {
+public:
+  LoopChooser(Function &F, LoopInfo &LI, ScalarEvolution &SE,
+              const UniformityInfo &UI)
+      : F(F), LI(LI), SE(SE), UI(UI) {}
+
+  /// The chosen loops, innermost first.
+  SmallVector<Loop *, 8> choose() {
+    for (Loop *L : LI)
+      decide(L);
+    return Chosen;
+  }
+
+private:
+  Decision decide(Loop *L) {
+    bool SubloopsFit = true;
+    for (Loop *Sub : L->getSubLoops())
+      SubloopsFit &= decide(Sub) != Decision::Rejected;
+    const char *Why = nullptr;
+    Decision D = Decision::Rejected;
+    if (const char *Illegal = whyIllegal(L))
+      Why = Illegal;
+    else if (unsigned Trips = SE.getSmallConstantTripCount(L);
+             Trips && Trips <= SmallTripCount) {
+      Why = "small constant trip count, left to unrolling";
+      D = Decision::Unrolled;
+    } else if (!SubloopsFit)
+      Why = "a nested loop stays around the work-item loop";
+    else if (const char *Unprofitable = whyUnprofitable(L))
+      Why = Unprofitable;
+    else
+      D = Decision::Chosen;
+    if (D == Decision::Chosen) {
+      Chosen.push_back(L);
+      WEFT_LOG(DebugCompile, "%s: loop %s (depth %u): horizontal",
+               F.getName().str().c_str(),
+               L->getHeader()->getName().str().c_str(), L->getLoopDepth());
+    } else {
+      WEFT_LOG(DebugCompile, "%s: loop %s (depth %u): not horizontal: %s",
+               F.getName().str().c_str(),
+               L->getHeader()->getName().str().c_str(), L->getLoopDepth(),
+               Why);
+    }
+    return D;
+  }
+
+  const char *whyIllegal(Loop *L) {
+    if (UI.isDivergent(L->getHeader()))
+      return "reached under a varying condition, or a varying trip count";
+    SmallVector<BasicBlock *, 4> Exiting;
+    L->getExitingBlocks(Exiting);
+    for (BasicBlock *BB : Exiting) {
+      if (UI.isDivergent(BB))
+        return "an exit under a varying condition";
+      Instruction *T = BB->getTerminator();
+      Value *Cond = nullptr;
+      if (auto *Br = dyn_cast<BranchInst>(T); Br && Br->isConditional())
+        Cond = Br->getCondition();
+      else if (auto *Sw = dyn_cast<SwitchInst>(T))
+        Cond = Sw->getCondition();
+      if (!Cond || UI.isVarying(Cond))
+        return "a varying exit condition";
+    }
+    for (BasicBlock *BB : L->blocks())
+      for (Instruction &I : *BB)
+        if (isBarrierCall(I))
+          return "it holds a barrier";
+    return nullptr;
+  }
+
+  const char *whyUnprofitable(Loop *L) {
+    bool Varying = false;
+    for (BasicBlock *BB : L->blocks())
+      for (Instruction &I : *BB) {
+        if (accessesPrivateAlloca(I))
+          return "it uses private memory that would become a context array";
+        if (!I.isTerminator() && !I.getType()->isVoidTy() && UI.isVarying(&I))
+          Varying = true;
+        if (I.mayWriteToMemory())
+          Varying = true;
+      }
+    if (!Varying)
+      return "no per-work-item work in it";
+    SmallVector<BasicBlock *, 16> Body(L->blocks());
+    if (mayReadAfterWriteInIteration(Body))
+      return "a work-item may reload what it stored in the same trip";
+    return nullptr;
+  }
+
+  Function &F;
+  LoopInfo &LI;
+  ScalarEvolution &SE;
+  const UniformityInfo &UI;
+  SmallVector<Loop *, 8> Chosen;
+};
+
+/// The implicit barriers of a chosen loop: after the header's PHIs and at
+/// the top of each exit block that every work-item reaches.
+unsigned addImplicitBarriers(Loop *L, const UniformityInfo &UI,
+                             SmallPtrSetImpl<BasicBlock *> &HasBarrier) {
+  FunctionCallee Marker = getBarrierMarker(*L->getHeader()->getModule());
+  unsigned Added = 0;
+  auto AddTo = [&](BasicBlock *BB) {
+    if (!HasBarrier.insert(BB).second)
+      return;
+    CallInst::Create(Marker, "", BB->getFirstInsertionPt());
+    ++Added;
+  };
+  AddTo(L->getHeader());
+  SmallVector<BasicBlock *, 4> Exits;
+  L->getUniqueExitBlocks(Exits);
+  for (BasicBlock *Exit : Exits)
+    if (!UI.isDivergent(Exit) && !Exit->isEHPad())
+      AddTo(Exit);
+  return Added;
+}
+
+} // namespace
+
+PreservedAnalyses HorizontalLoopsPass::run(Module &M,
+                                           ModuleAnalysisManager &MAM) {
+  // One work-item: nothing to interchange with.
+  if (LocalSize[0] * LocalSize[1] * LocalSize[2] < 2)
+    return PreservedAnalyses::all();
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  FAM.registerPass([] { return UniformityAnalysis(); });
+  bool Changed = false;
+  for (Function &F : M) {
+    StringRef Of = derivedFrom(F, WorkItemAttr);
+    if (F.isDeclaration() || Of.empty() || (!Kernel.empty() && Of != Kernel) ||
+        F.arg_size() < 4)
+      continue;
+    if (FAM.getResult<LoopAnalysis>(F).empty())
+      continue;
+    // The loops' values in SSA form, as uniformity needs them: clang leaves
+    // every variable in memory, whose loads count as varying.
+    PreservedAnalyses PA = SROAPass(SROAOptions::ModifyCFG).run(F, FAM);
+    FAM.invalidate(F, PA);
+    if (removeUnreachableBlocks(F))
+      FAM.invalidate(F, PreservedAnalyses::none());
+    Changed = true;
+    LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+    ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+    const UniformityInfo &UI = FAM.getResult<UniformityAnalysis>(F);
+    SmallVector<Loop *, 8> Chosen = LoopChooser(F, LI, SE, UI).choose();
+    if (Chosen.empty())
+      continue;
+    SmallPtrSet<BasicBlock *, 16> HasBarrier;
+    unsigned Barriers = 0;
+    for (Loop *L : Chosen)
+      Barriers += addImplicitBarriers(L, UI, HasBarrier);
+    WEFT_LOG(DebugCompile,
+             "kernel '%s': horizontal inner-loop parallelization of %zu "
+             "loops, %u implicit barriers",
+             Of.str().c_str(), Chosen.size(), Barriers);
+    FAM.invalidate(F, PreservedAnalyses::none());
+    assert(!verifyFunction(F, &errs()) && "HorizontalLoops broke the IR");
+  }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace weft
