@@ -54,6 +54,7 @@
 
 #include "weft/debug.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -63,6 +64,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/Scalarizer.h"
 #include "llvm/Transforms/Utils/Local.h"
 
 #include <cstdlib>
@@ -187,25 +189,16 @@ private:
   SmallVector<Loop *, 8> Chosen;
 };
 
-/// The implicit barriers of a chosen loop: after the header's PHIs and at
-/// the top of each exit block that every work-item reaches.
-unsigned addImplicitBarriers(Loop *L, const UniformityInfo &UI,
-                             SmallPtrSetImpl<BasicBlock *> &HasBarrier) {
-  FunctionCallee Marker = getBarrierMarker(*L->getHeader()->getModule());
-  unsigned Added = 0;
-  auto AddTo = [&](BasicBlock *BB) {
-    if (!HasBarrier.insert(BB).second)
-      return;
-    CallInst::Create(Marker, "", BB->getFirstInsertionPt());
-    ++Added;
-  };
-  AddTo(L->getHeader());
+/// The blocks that get an implicit barrier at their top for a chosen loop:
+/// its header (after the PHIs) and each exit block every work-item reaches.
+void collectBarrierBlocks(Loop *L, const UniformityInfo &UI,
+                          SetVector<BasicBlock *> &Blocks) {
+  Blocks.insert(L->getHeader());
   SmallVector<BasicBlock *, 4> Exits;
   L->getUniqueExitBlocks(Exits);
   for (BasicBlock *Exit : Exits)
     if (!UI.isDivergent(Exit) && !Exit->isEHPad())
-      AddTo(Exit);
-  return Added;
+      Blocks.insert(Exit);
 }
 
 } // namespace
@@ -239,14 +232,27 @@ PreservedAnalyses HorizontalLoopsPass::run(Module &M,
     SmallVector<Loop *, 8> Chosen = LoopChooser(F, LI, SE, UI).choose();
     if (Chosen.empty())
       continue;
-    SmallPtrSet<BasicBlock *, 16> HasBarrier;
-    unsigned Barriers = 0;
+    SetVector<BasicBlock *> BarrierBlocks;
     for (Loop *L : Chosen)
-      Barriers += addImplicitBarriers(L, UI, HasBarrier);
+      collectBarrierBlocks(L, UI, BarrierBlocks);
+    // The loop vectorizer widens scalars only: a float4 accumulator would
+    // keep the work-item loop of the body scalar. Split into four floats,
+    // each gets a context array of its own, consecutive in the work-items,
+    // and the work-item loop vectorizes (the vector loads and stores become
+    // interleaved groups). The blocks survive: the scalarizer changes no
+    // control flow.
+    PA = ScalarizerPass(ScalarizerPassOptions{/*VariableInsertExtract=*/true,
+                                              /*LoadStore=*/true,
+                                              /*MinBits=*/0})
+             .run(F, FAM);
+    FAM.invalidate(F, PA);
+    FunctionCallee Marker = getBarrierMarker(M);
+    for (BasicBlock *BB : BarrierBlocks)
+      CallInst::Create(Marker, "", BB->getFirstInsertionPt());
     WEFT_LOG(DebugCompile,
              "kernel '%s': horizontal inner-loop parallelization of %zu "
-             "loops, %u implicit barriers",
-             Of.str().c_str(), Chosen.size(), Barriers);
+             "loops, %zu implicit barriers, vectors scalarized",
+             Of.str().c_str(), Chosen.size(), BarrierBlocks.size());
     FAM.invalidate(F, PreservedAnalyses::none());
     assert(!verifyFunction(F, &errs()) && "HorizontalLoops broke the IR");
   }

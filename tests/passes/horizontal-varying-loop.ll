@@ -16,7 +16,6 @@
 ; CHECK-NOT: __weft_barrier
 ; CHECK-LABEL: define internal void @small_trip_count.workitem(
 ; CHECK-NOT: __weft_barrier
-; CHECK-LABEL: declare
 
 define internal void @varying_bound.workitem(ptr addrspace(1) %out, ptr %ctx, i64 %x, i64 %y, i64 %z) "weft-workitem-of"="varying_bound" {
 entry:
