@@ -38,6 +38,13 @@
 // consecutive work-items of the x loop touch consecutive addresses and the
 // vectorizer sees unit-stride accesses. Every other alloca is shared by the
 // work-items in turn, and SROA promotes it back to SSA values later.
+// Two exceptions keep context arrays for what needs them: a value that
+// UniformityAnalysis proves uniform gets one scalar slot for the group
+// (copyContextValues says how regions that redefine it stay correct), and
+// cheap expressions of the local ids, the arguments and the work-group
+// context are recomputed where they are used instead of being carried
+// (rematerializeCheapValues), which also keeps an address like
+// B[K * N + get_global_id(0)] visibly consecutive in the x loop.
 //
 // The loops carry llvm.loop.parallel_accesses like WorkItemLoops's; the
 // constant trip counts come from the local size the function is specialized
