@@ -9,9 +9,10 @@
 // far below what float's error bounds allow, and denormal float results
 // come out right.
 //
-// Vectors go component by component through the scalar function. (Only
-// scalars cross to libm: an asm-labelled declaration must not take a
-// vector, whose C ABI passing depends on the target level.)
+// Vectors go component by component through the scalar function, except
+// those whose vector forms are SLEEF's (sleef.cl). (Only scalars cross to
+// libm: an asm-labelled declaration must not take a vector, whose C ABI
+// passing depends on the target level.)
 //
 //===----------------------------------------------------------------------===//
 #include "weft-builtins.h"
@@ -76,17 +77,22 @@ float libm_nextafterf(float, float) __asm__("nextafterf");
   }
 
 // A function of both types: D is its double body over X (and Y, Z), F the
-// float body (by default D in double, rounded).
-#define DEF1(NAME, DBODY)                                                      \
+// float body (D in double, rounded). The _SCALAR forms leave the vector
+// forms to sleef.cl.
+#define DEF1_SCALAR(NAME, DBODY)                                               \
   double WEFT_OVL NAME(double X) { return DBODY; }                             \
-  float WEFT_OVL NAME(float X) { return (float)NAME((double)X); }              \
+  float WEFT_OVL NAME(float X) { return (float)NAME((double)X); }
+#define DEF1(NAME, DBODY)                                                      \
+  DEF1_SCALAR(NAME, DBODY)                                                     \
   FOR_VECTOR_WIDTHS(VEC1, NAME, float)                                         \
   FOR_VECTOR_WIDTHS(VEC1, NAME, double)
-#define DEF2(NAME, DBODY)                                                      \
+#define DEF2_SCALAR(NAME, DBODY)                                               \
   double WEFT_OVL NAME(double X, double Y) { return DBODY; }                   \
   float WEFT_OVL NAME(float X, float Y) {                                      \
     return (float)NAME((double)X, (double)Y);                                  \
-  }                                                                            \
+  }
+#define DEF2(NAME, DBODY)                                                      \
+  DEF2_SCALAR(NAME, DBODY)                                                     \
   FOR_VECTOR_WIDTHS(VEC2, NAME, float)                                         \
   FOR_VECTOR_WIDTHS(VEC2, NAME, double)
 
@@ -128,31 +134,31 @@ static inline double cbrtDouble(double X) {
   return (C - Residual / (3.0 * C2)) * Scale;
 }
 
-DEF1(acos, libm_acos(X))
+DEF1_SCALAR(acos, libm_acos(X))
 DEF1(acosh, libm_acosh(X))
-DEF1(asin, libm_asin(X))
+DEF1_SCALAR(asin, libm_asin(X))
 DEF1(asinh, libm_asinh(X))
-DEF1(atan, libm_atan(X))
-DEF1(atanh, libm_atanh(X))
-DEF1(cbrt, cbrtDouble(X))
-DEF1(cosh, libm_cosh(X))
-DEF1(erf, libm_erf(X))
-DEF1(erfc, libm_erfc(X))
-DEF1(exp10, libm_exp10(X))
-DEF1(expm1, libm_expm1(X))
+DEF1_SCALAR(atan, libm_atan(X))
+DEF1_SCALAR(atanh, libm_atanh(X))
+DEF1_SCALAR(cbrt, cbrtDouble(X))
+DEF1_SCALAR(cosh, libm_cosh(X))
+DEF1_SCALAR(erf, libm_erf(X))
+DEF1_SCALAR(erfc, libm_erfc(X))
+DEF1_SCALAR(exp10, libm_exp10(X))
+DEF1_SCALAR(expm1, libm_expm1(X))
 DEF1(log1p, libm_log1p(X))
-DEF1(sinh, libm_sinh(X))
-DEF1(tanh, libm_tanh(X))
+DEF1_SCALAR(sinh, libm_sinh(X))
+DEF1_SCALAR(tanh, libm_tanh(X))
 DEF1(tgamma, libm_tgamma(X))
 DEF1(lgamma, libm_lgamma(X))
 DEF1(logb, libm_logb(X))
 DEF1(acospi, libm_acos(X) * M_1_PI)
 DEF1(asinpi, libm_asin(X) * M_1_PI)
 DEF1(atanpi, libm_atan(X) * M_1_PI)
-DEF2(atan2, libm_atan2(X, Y))
+DEF2_SCALAR(atan2, libm_atan2(X, Y))
 DEF2(atan2pi, libm_atan2(X, Y) * M_1_PI)
 DEF2(fmod, libm_fmod(X, Y))
-DEF2(hypot, libm_hypot(X, Y))
+DEF2_SCALAR(hypot, libm_hypot(X, Y))
 DEF2(remainder, libm_remainder(X, Y))
 DEF2(maxmag, maxmagMinmag(X, Y, true))
 DEF2(minmag, maxmagMinmag(X, Y, false))

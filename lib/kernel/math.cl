@@ -5,7 +5,9 @@
 // builtin, which becomes that intrinsic on the whole vector. The
 // transcendental intrinsics (sin, exp, pow, ...) are lowered by the code
 // generator to the host libm (sinf, exp, ...), resolved in-process when the
-// kernel is loaded; the SLEEF vector routines replace them in a later stage.
+// kernel is loaded, for the scalar forms; their vector forms call SLEEF
+// (sleef.cl), and VectorMathVariants.cpp gives the scalar calls SLEEF
+// variants for the loop vectorizer.
 //
 //===----------------------------------------------------------------------===//
 #include "weft-builtins.h"
@@ -58,6 +60,14 @@
   DEF_BINARY_SCALAR(S##8, S, 8, NAME, BUILTIN)                                 \
   DEF_BINARY_SCALAR(S##16, S, 16, NAME, BUILTIN)
 
+// Scalar forms only: sleef.cl defines the vector forms.
+#define FLOAT_UNARY_SCALAR(NAME, BUILTIN)                                      \
+  DEF_UNARY(float, float, 1, NAME, BUILTIN)                                    \
+  DEF_UNARY(double, double, 1, NAME, BUILTIN)
+#define FLOAT_BINARY_SCALAR_ONLY(NAME, BUILTIN)                                \
+  DEF_BINARY(float, float, 1, NAME, BUILTIN)                                   \
+  DEF_BINARY(double, double, 1, NAME, BUILTIN)
+
 #define FLOAT_TERNARY(NAME, BUILTIN)                                           \
   FLOAT_TERNARY_LIST(NAME, BUILTIN, float)                                     \
   FLOAT_TERNARY_LIST(NAME, BUILTIN, double)
@@ -82,16 +92,17 @@ FLOAT_BINARY_SCALAR(fmin, __builtin_elementwise_min)
 FLOAT_BINARY_SCALAR(fmax, __builtin_elementwise_max)
 FLOAT_BINARY(copysign, __builtin_elementwise_copysign)
 
-// Transcendentals: libm through the intrinsics' default lowering.
-FLOAT_UNARY(exp, __builtin_elementwise_exp)
-FLOAT_UNARY(exp2, __builtin_elementwise_exp2)
-FLOAT_UNARY(log, __builtin_elementwise_log)
-FLOAT_UNARY(log2, __builtin_elementwise_log2)
-FLOAT_UNARY(log10, __builtin_elementwise_log10)
-FLOAT_UNARY(sin, __builtin_elementwise_sin)
-FLOAT_UNARY(cos, __builtin_elementwise_cos)
-FLOAT_UNARY(tan, __builtin_elementwise_tan)
-FLOAT_BINARY(pow, __builtin_elementwise_pow)
+// Transcendentals: libm through the intrinsics' default lowering (the
+// vector forms are SLEEF's, in sleef.cl).
+FLOAT_UNARY_SCALAR(exp, __builtin_elementwise_exp)
+FLOAT_UNARY_SCALAR(exp2, __builtin_elementwise_exp2)
+FLOAT_UNARY_SCALAR(log, __builtin_elementwise_log)
+FLOAT_UNARY_SCALAR(log2, __builtin_elementwise_log2)
+FLOAT_UNARY_SCALAR(log10, __builtin_elementwise_log10)
+FLOAT_UNARY_SCALAR(sin, __builtin_elementwise_sin)
+FLOAT_UNARY_SCALAR(cos, __builtin_elementwise_cos)
+FLOAT_UNARY_SCALAR(tan, __builtin_elementwise_tan)
+FLOAT_BINARY_SCALAR_ONLY(pow, __builtin_elementwise_pow)
 
 // Compositions whose error stays inside the OpenCL ULP table.
 #define RSQRT(X) ((__typeof__(X))1 / __builtin_elementwise_sqrt(X))
@@ -119,19 +130,19 @@ FLOAT_TERNARY(mix, MIX)
 WEFT_FLOAT_TYPES(DEF_FLOAT_MINMAX)
 
 // native_*: implementation-defined accuracy; the full-precision forms are
-// already as fast as the host offers here.
+// already as fast as the host offers here (SLEEF for the vectors).
 #define DEF_NATIVE(T, S, N)                                                    \
   T WEFT_OVL native_sqrt(T X) { return __builtin_elementwise_sqrt(X); }        \
   T WEFT_OVL native_rsqrt(T X) { return RSQRT(X); }                            \
   T WEFT_OVL native_recip(T X) { return (T)1 / X; }                            \
   T WEFT_OVL native_divide(T X, T Y) { return X / Y; }                         \
-  T WEFT_OVL native_exp(T X) { return __builtin_elementwise_exp(X); }          \
-  T WEFT_OVL native_exp2(T X) { return __builtin_elementwise_exp2(X); }        \
-  T WEFT_OVL native_log(T X) { return __builtin_elementwise_log(X); }          \
-  T WEFT_OVL native_log2(T X) { return __builtin_elementwise_log2(X); }        \
-  T WEFT_OVL native_log10(T X) { return __builtin_elementwise_log10(X); }      \
-  T WEFT_OVL native_sin(T X) { return __builtin_elementwise_sin(X); }          \
-  T WEFT_OVL native_cos(T X) { return __builtin_elementwise_cos(X); }          \
-  T WEFT_OVL native_tan(T X) { return __builtin_elementwise_tan(X); }          \
-  T WEFT_OVL native_powr(T X, T Y) { return __builtin_elementwise_pow(X, Y); }
+  T WEFT_OVL native_exp(T X) { return exp(X); }                                \
+  T WEFT_OVL native_exp2(T X) { return exp2(X); }                              \
+  T WEFT_OVL native_log(T X) { return log(X); }                                \
+  T WEFT_OVL native_log2(T X) { return log2(X); }                              \
+  T WEFT_OVL native_log10(T X) { return log10(X); }                            \
+  T WEFT_OVL native_sin(T X) { return sin(X); }                                \
+  T WEFT_OVL native_cos(T X) { return cos(X); }                                \
+  T WEFT_OVL native_tan(T X) { return tan(X); }                                \
+  T WEFT_OVL native_powr(T X, T Y) { return pow(X, Y); }
 WEFT_SINGLE_TYPES(DEF_NATIVE)

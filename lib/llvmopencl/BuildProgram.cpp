@@ -113,8 +113,8 @@ bool isPassThroughFlag(StringRef Opt) {
   return StringSwitch<bool>(Opt)
       .Cases("-cl-opt-disable", "-cl-fast-relaxed-math", "-cl-mad-enable",
              "-cl-finite-math-only", "-cl-unsafe-math-optimizations", true)
-      .Cases("-cl-no-signed-zeros", "-cl-denorms-are-zero",
-             "-cl-single-precision-constant", "-cl-strict-aliasing", true)
+      .Cases("-cl-no-signed-zeros", "-cl-single-precision-constant",
+             "-cl-strict-aliasing", true)
       .Cases("-cl-uniform-work-group-size",
              "-cl-fp32-correctly-rounded-divide-sqrt", "-w", "-Werror", true)
       .Default(false);
@@ -155,6 +155,11 @@ bool parseOptions(const std::string &Options, const TargetDesc &Target,
         return false;
       }
       Out.Std = W.str();
+    } else if (W == "-cl-denorms-are-zero") {
+      // Only clang's driver knows this one; it means flushing denormals of
+      // both precisions (the launcher sets the hardware's mode from the
+      // attribute this puts on every function: Launcher.cpp).
+      Out.CC1Args.push_back("-fdenormal-fp-math=preserve-sign,preserve-sign");
     } else if (isPassThroughFlag(W)) {
       Out.CC1Args.push_back(W.str());
       if (W == "-cl-opt-disable")
@@ -249,9 +254,12 @@ SmallPtrSet<Function *, 16> reachableFunctions(Function &F) {
   return Seen;
 }
 
-/// The C math functions lib/kernel/libm.cl calls: the JIT resolves them from
-/// the host's libm.so.6 (WorkGroupCompiler.cpp loads it).
+/// The C math functions lib/kernel/libm.cl calls and SLEEF's vector
+/// functions lib/kernel/sleef.cl calls: the JIT resolves them from the
+/// host's libm.so.6 and libsleef.so.3 (WorkGroupCompiler.cpp loads them).
 bool isHostMathFunction(StringRef Name) {
+  if (Name.starts_with("Sleef_"))
+    return true;
   return StringSwitch<bool>(Name)
       .Cases("acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt", true)
       .Cases("cosh", "erf", "erfc", "exp10", "expm1", "log1p", "sinh", true)

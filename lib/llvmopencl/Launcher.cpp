@@ -10,6 +10,13 @@
 // for byval parameters (structs passed by value), which get the pointer
 // itself, as clang's calling convention expects a copy in memory.
 //
+// A kernel built with -cl-denorms-are-zero (its denormal mode is
+// preserve-sign or positive-zero) runs with the SSE control register's
+// flush-to-zero and denormals-are-zero bits set, restored on return: the
+// attribute alone only lets the optimizer assume flushing, the hardware
+// does it. The driver's worker threads run other kernels in between, so
+// the launcher, not the thread, owns the mode.
+//
 // K.workgroup is then inlined, and the automatic __local variables of the
 // kernel (clang makes them internal globals in address space 3) become
 // allocas of the launcher's frame: one copy per work-group call, private to
@@ -26,9 +33,11 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicsX86.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ReplaceConstant.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #include <cstddef>
@@ -56,6 +65,29 @@ static_assert(offsetof(weft::PrintfBuffer, Used) == 0 &&
 namespace weft {
 
 namespace {
+
+/// Whether WG was compiled to flush float denormals (-cl-denorms-are-zero),
+/// on a target whose control register the launcher knows how to set.
+bool flushesDenormals(Function &WG) {
+  if (!Triple(WG.getParent()->getTargetTriple()).isX86())
+    return false;
+  DenormalMode Mode = WG.getDenormalMode(APFloat::IEEEsingle());
+  return Mode.Output == DenormalMode::PreserveSign ||
+         Mode.Output == DenormalMode::PositiveZero;
+}
+
+/// Sets MXCSR's FTZ and DAZ bits; returns the slot holding the old value.
+Value *setFlushToZero(IRBuilder<> &B) {
+  constexpr uint32_t FlushToZero = 1u << 15, DenormalsAreZero = 1u << 6;
+  Type *I32 = B.getInt32Ty();
+  AllocaInst *Saved = B.CreateAlloca(I32, nullptr, "mxcsr.saved");
+  AllocaInst *Flushing = B.CreateAlloca(I32, nullptr, "mxcsr.flush");
+  B.CreateIntrinsic(Intrinsic::x86_sse_stmxcsr, {}, {Saved});
+  Value *Old = B.CreateLoad(I32, Saved, "mxcsr");
+  B.CreateStore(B.CreateOr(Old, FlushToZero | DenormalsAreZero), Flushing);
+  B.CreateIntrinsic(Intrinsic::x86_sse_ldmxcsr, {}, {Flushing});
+  return Saved;
+}
 
 Function *createLauncher(Function &WG, StringRef Kernel) {
   LLVMContext &C = WG.getContext();
@@ -100,7 +132,10 @@ Function *createLauncher(Function &WG, StringRef Kernel) {
                                            P->getName()));
   }
   CallArgs.push_back(Ctx);
+  Value *SavedMXCSR = flushesDenormals(WG) ? setFlushToZero(B) : nullptr;
   CallInst *Call = B.CreateCall(&WG, CallArgs);
+  if (SavedMXCSR)
+    B.CreateIntrinsic(Intrinsic::x86_sse_ldmxcsr, {}, {SavedMXCSR});
   B.CreateRetVoid();
 
   InlineFunctionInfo IFI;

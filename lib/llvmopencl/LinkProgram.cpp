@@ -144,8 +144,8 @@ void applyMathOptions(Module &M, const LinkOptions &Opts) {
   for (Function &F : M) {
     if (F.isDeclaration() || F.hasFnAttribute(FrozenFPAttr))
       continue;
-    if (Opts.DenormsAreZero)
-      F.addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
+    if (Opts.DenormsAreZero) // both precisions, as at compile time
+      F.addFnAttr("denormal-fp-math", "preserve-sign,preserve-sign");
     if (Opts.NoSignedZeros)
       F.addFnAttr("no-signed-zeros-fp-math", "true");
     if (Opts.UnsafeMath) {

@@ -15,7 +15,17 @@
 // (the attribute survives inlining of the builtin into the loop). The same
 // goes for the double libm functions lib/kernel/libm.cl calls (tan, atan2,
 // erf, cbrt, ...). The variants are SLEEF's u10 ones (u15 for erfc, u05
-// for hypot): at most 1.5 ulp, inside every OpenCL bound. The JIT resolves them from libsleef.so.3 (WorkGroupCompiler.cpp).
+// for hypot): at most 1.5 ulp, inside every OpenCL bound. The JIT resolves
+// them from libsleef.so.3 (WorkGroupCompiler.cpp).
+//
+// In a function built with -cl-fast-relaxed-math or
+// -cl-unsafe-math-optimizations ("approx-func-fp-math"), sin, cos, tan,
+// asin, acos, atan and atan2 take SLEEF's faster u35 functions instead, both
+// as variants and where lib/kernel/sleef.cl's vector builtins call SLEEF
+// directly: 3.5 ulp is inside their relaxed bounds and even their full
+// ones (4 to 6 ulp). Not exp2, exp10, log, log2, cbrt, sinh, cosh, tanh or
+// hypot, whose u35 forms could exceed a 2 or 3 ulp bound the relaxed table
+// keeps near 0 or 1.
 //
 //===----------------------------------------------------------------------===//
 #include "VectorMathVariants.h"
@@ -53,6 +63,8 @@ StringRef sleefStem(Intrinsic::ID ID) {
     return "sin";
   case Intrinsic::cos:
     return "cos";
+  case Intrinsic::tan:
+    return "tan";
   case Intrinsic::pow:
     return "pow";
   default:
@@ -80,19 +92,81 @@ StringRef sleefIsa(unsigned SimdBytes) {
   return SimdBytes >= 64 ? "avx512f" : SimdBytes >= 32 ? "avx2" : "sse2";
 }
 
+/// Whether F's builder allowed approximate math functions.
+bool allowsApproxFunctions(const Function &F) {
+  return F.getFnAttribute("approx-func-fp-math").getValueAsBool();
+}
+
+/// Whether SLEEF's u35 form of Stem stays within the OpenCL bounds.
+bool hasRelaxedForm(StringRef Stem) {
+  return StringSwitch<bool>(Stem)
+      .Cases("sin", "cos", "tan", "asin", "acos", "atan", "atan2", true)
+      .Default(false);
+}
+
+/// The u35 sibling of a u10 SLEEF vector function with a relaxed form
+/// ("Sleef_sinf16_u35avx512f" for "Sleef_sinf16_u10avx512f"), or "".
+std::string relaxedSleefName(StringRef Name) {
+  StringRef Rest = Name;
+  if (!Rest.consume_front("Sleef_"))
+    return "";
+  size_t Type = Rest.find_first_of("fd");
+  if (Type == StringRef::npos || !hasRelaxedForm(Rest.take_front(Type)))
+    return "";
+  StringRef Width = Rest.drop_front(Type + 1);
+  size_t Digits = Width.find_first_not_of("0123456789");
+  if (Digits == 0 || Digits == StringRef::npos ||
+      !Width.drop_front(Digits).starts_with("_u10"))
+    return "";
+  return (Name.take_front(Name.size() - Width.size() + Digits) + "_u35" +
+          Width.drop_front(Digits + 4))
+      .str();
+}
+
+/// Points the direct SLEEF calls (lib/kernel/sleef.cl's vector builtins,
+/// inlined) of functions that allow approximations at the u35 forms.
+bool relaxDirectCalls(Module &M) {
+  SmallVector<std::pair<CallInst *, std::string>, 16> Relaxed;
+  for (Function &F : M) {
+    if (!F.isDeclaration())
+      continue;
+    std::string Name = relaxedSleefName(F.getName());
+    if (Name.empty())
+      continue;
+    for (User *U : F.users())
+      if (auto *CI = dyn_cast<CallInst>(U))
+        if (CI->getCalledFunction() == &F &&
+            allowsApproxFunctions(*CI->getFunction()))
+          Relaxed.push_back({CI, Name});
+  }
+  for (auto &[CI, Name] : Relaxed) {
+    FunctionCallee Callee =
+        CI->getModule()->getOrInsertFunction(Name, CI->getFunctionType());
+    if (auto *Fn = dyn_cast<Function>(Callee.getCallee()))
+      Fn->copyAttributesFrom(CI->getCalledFunction());
+    CI->setCalledFunction(Callee);
+  }
+  return !Relaxed.empty();
+}
+
 } // namespace
 
 PreservedAnalyses VectorMathVariantsPass::run(Module &M,
                                               ModuleAnalysisManager &) {
   unsigned Bytes = SimdBytes >= 64 ? 64 : SimdBytes >= 32 ? 32 : 16;
   SmallVector<GlobalValue *, 16> Declared;
-  bool Changed = false;
-  for (Function &F : M) {
+  bool Changed = relaxDirectCalls(M);
+  SmallVector<Function *, 16> Candidates;
+  for (Function &F : M)
+    if (F.isDeclaration())
+      Candidates.push_back(&F);
+  for (Function *FP : Candidates) {
+    Function &F = *FP;
     StringRef Stem, Accuracy = "_u10";
     Type *T = F.getReturnType();
     if (F.isIntrinsic()) {
       Stem = sleefStem(F.getIntrinsicID());
-    } else if (F.isDeclaration() && T->isDoubleTy()) {
+    } else if (T->isDoubleTy()) {
       std::tie(Stem, Accuracy) = sleefLibmVariant(F.getName());
     }
     if (Stem.empty() || !(T->isFloatTy() || T->isDoubleTy()) ||
@@ -101,23 +175,29 @@ PreservedAnalyses VectorMathVariantsPass::run(Module &M,
     bool IsFloat = T->isFloatTy();
     unsigned VF = Bytes / (IsFloat ? 4 : 8);
     unsigned Arity = F.arg_size();
-    std::string Vector = ("Sleef_" + Stem + (IsFloat ? "f" : "d") +
-                          Twine(VF) + Accuracy + sleefIsa(Bytes))
-                             .str();
     auto *VecTy = FixedVectorType::get(T, VF);
     SmallVector<Type *, 2> Params(Arity, VecTy);
-    FunctionCallee Callee =
-        M.getOrInsertFunction(Vector, FunctionType::get(VecTy, Params, false));
-    if (auto *VecFn = dyn_cast<Function>(Callee.getCallee()))
-      Declared.push_back(VecFn);
-    std::string Mangled = ("_ZGV_LLVM_N" + Twine(VF) +
-                           (Arity == 2 ? "vv" : "v") + "_" + F.getName() +
-                           "(" + Vector + ")")
-                              .str();
+    // The variant's name, declared on first use, for an accuracy suffix.
+    auto Variant = [&](StringRef Acc) {
+      std::string Vector = ("Sleef_" + Stem + (IsFloat ? "f" : "d") +
+                            Twine(VF) + Acc + sleefIsa(Bytes))
+                               .str();
+      FunctionCallee Callee = M.getOrInsertFunction(
+          Vector, FunctionType::get(VecTy, Params, false));
+      if (auto *VecFn = dyn_cast<Function>(Callee.getCallee()))
+        if (!is_contained(Declared, VecFn))
+          Declared.push_back(VecFn);
+      return ("_ZGV_LLVM_N" + Twine(VF) + (Arity == 2 ? "vv" : "v") + "_" +
+              F.getName() + "(" + Vector + ")")
+          .str();
+    };
     for (User *U : F.users())
       if (auto *CI = dyn_cast<CallInst>(U)) {
+        bool Relaxed =
+            hasRelaxedForm(Stem) && allowsApproxFunctions(*CI->getFunction());
         CI->addFnAttr(Attribute::get(M.getContext(),
-                                     "vector-function-abi-variant", Mangled));
+                                     "vector-function-abi-variant",
+                                     Variant(Relaxed ? "_u35" : Accuracy)));
         Changed = true;
       }
   }

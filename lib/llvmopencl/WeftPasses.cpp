@@ -9,6 +9,7 @@
 #include "ParallelRegions.h"
 #include "ResolveWorkItemFunctions.h"
 #include "UniformityAnalysis.h"
+#include "VectorMathVariants.h"
 #include "WorkItemLoops.h"
 
 #include "llvm/Passes/PassBuilder.h"
@@ -76,6 +77,11 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-launcher") {
           MPM.addPass(LauncherPass(Opts.Kernel));
+          return true;
+        }
+        // AVX-512's widths: the lit tests name their SLEEF functions.
+        if (Name == "weft-vector-math-variants") {
+          MPM.addPass(VectorMathVariantsPass(64));
           return true;
         }
         if (Name == "weft-workgroup") {

@@ -174,7 +174,7 @@ JIT &getJIT() {
     else
       consumeError(LibM.takeError());
     // SLEEF's vector math, which VectorMathVariants.cpp points the loop
-    // vectorizer at.
+    // vectorizer at and lib/kernel/sleef.cl's vector builtins call.
     if (auto Sleef =
             orc::DynamicLibrarySearchGenerator::Load("libsleef.so.3", Prefix))
       Main.addGenerator(std::move(*Sleef));

@@ -2,10 +2,10 @@
 //
 // Every function of the math table that has a bound in the OpenCL C 1.2
 // ULP table (full profile, round to nearest), for float and double, scalar
-// and float4/double4, on special values and a dense random sample (uniform
-// over the function's interesting range plus random finite bit patterns).
-// The reference is the host's long double libm (64-bit significand: 40
-// bits beyond float, 11 beyond double, ample to measure errors of an ulp).
+// and every vector width (2, 3, 4, 8, 16), on special values and a dense random
+// sample (uniform over the function's interesting range plus random finite bit
+// patterns). The reference is the host's long double libm (64-bit significand:
+// 40 bits beyond float, 11 beyond double, ample to measure errors of an ulp).
 // Each function's worst error is printed ("[ ULP ] name type worst") and
 // the test fails above the specification's bound; infinities, NaN and the
 // sign of zero must match exactly.
@@ -191,7 +191,10 @@ void checkFunction(MathAccuracy &Test, const MathFunction &Fn,
                            ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
                            : "";
   std::string Call = std::string(Fn.Name) + (Fn.Arity == 1 ? "(x)" : "(x, y)");
-  for (unsigned W : {1u, 4u}) {
+  // Every width: the vector forms take their own paths (SLEEF's vector
+  // functions, padded or split per level: lib/kernel/sleef.cl).
+  const unsigned Widths[] = {1, 2, 3, 4, 8, 16};
+  for (unsigned W : Widths) {
     std::string V = vecType(S, W);
     Source += loadStoreMacros(W) + "kernel void k" + std::to_string(W) +
               "(global const " + S + " *X, global const " + S + " *Y, global " +
@@ -204,24 +207,26 @@ void checkFunction(MathAccuracy &Test, const MathFunction &Fn,
   if (Limit == 0)
     Limit = 0.5;
   double Worst = 0;
-  for (unsigned W : {1u, 4u}) {
+  std::vector<Ld> Want(N);
+  for (size_t I = 0; I < N; ++I)
+    Want[I] = Fn.Ref(Ld(X[I]), Ld(Y[I]));
+  for (unsigned W : Widths) {
     SCOPED_TRACE(std::string(Fn.Name) + " on " + vecType(S, W));
     std::vector<F> O(N);
     std::string Name = "k" + std::to_string(W);
     if (!Test.runKernel(Source, Name.c_str(), N / W, {in(X), in(Y), out(O)}))
       return;
     unsigned Failures = 0;
-    for (size_t I = 0; I < N; ++I) {
-      Ld Want = Fn.Ref(Ld(X[I]), Ld(Y[I]));
-      double E = ulpError<F>(O[I], Want);
+    for (size_t I = 0; I < N / W * W; ++I) {
+      double E = ulpError<F>(O[I], Want[I]);
       Worst = std::max(Worst, E);
       if (E > Limit && Failures++ < 5)
         ADD_FAILURE() << Fn.Name << "(" << std::hexfloat << X[I]
                       << (Fn.Arity == 2 ? ", " : "")
-                      << (Fn.Arity == 2 ? std::to_string(Y[I]) : "")
-                      << ") on " << vecType(S, W) << ": got " << O[I]
-                      << ", want " << double(Want) << std::defaultfloat
-                      << " (" << E << " ulp, bound " << Limit << ")";
+                      << (Fn.Arity == 2 ? std::to_string(Y[I]) : "") << ") on "
+                      << vecType(S, W) << ": got " << O[I] << ", want "
+                      << double(Want[I]) << std::defaultfloat << " (" << E
+                      << " ulp, bound " << Limit << ")";
     }
   }
   printf("[ ULP ] %-10s %-6s worst %.3f (bound %g)\n", Fn.Name, S.c_str(),
@@ -238,6 +243,161 @@ TEST_P(MathAccuracy, Double) {
     GTEST_SKIP() << "no double support";
   for (const MathFunction &Fn : Functions)
     checkFunction<double>(*this, Fn, "double");
+}
+
+// The math build options (OpenCL 3.0, 5.8.6.4).
+
+/// X * Y on every element under Options.
+template <typename F>
+std::vector<F> multiply(MathAccuracy &Test, std::vector<F> X, std::vector<F> Y,
+                        const std::string &Options) {
+  std::string T = sizeof(F) == 8 ? "double" : "float";
+  std::string Source =
+      std::string(sizeof(F) == 8
+                      ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                      : "") +
+      "kernel void mul(global const " + T + " *X, global const " + T +
+      " *Y, global " + T +
+      " *O) {\n  size_t i = get_global_id(0);\n"
+      "  O[i] = X[i] * Y[i];\n}\n";
+  std::vector<F> O(X.size());
+  Test.runKernel(Source, "mul", X.size(), {in(X), in(Y), out(O)}, Options);
+  return O;
+}
+
+template <typename F> void checkDenormsAreZero(MathAccuracy &Test) {
+  using L = std::numeric_limits<F>;
+  F Tiny = L::denorm_min() * 4; // a denormal input
+  std::vector<F> X = {L::min(), Tiny, F(1), -L::min()};
+  std::vector<F> Y = {F(0.5), F(1), Tiny, F(0.25)};
+  // Flushed: denormal results (FTZ) and inputs (DAZ) become zeros of the
+  // right sign.
+  std::vector<F> Flushed = multiply(Test, X, Y, "-cl-denorms-are-zero");
+  ASSERT_EQ(Flushed.size(), 4u);
+  for (size_t I = 0; I < 4; ++I) {
+    EXPECT_EQ(Flushed[I], F(0)) << "element " << I;
+    EXPECT_EQ(std::signbit(Flushed[I]), I == 3) << "element " << I;
+  }
+  // Kept without the option, on the same worker threads afterwards: the
+  // flushing mode does not leak out of the kernel that asked for it.
+  std::vector<F> Kept = multiply(Test, X, Y, "");
+  ASSERT_EQ(Kept.size(), 4u);
+  EXPECT_EQ(Kept[0], L::min() / 2);
+  EXPECT_EQ(Kept[1], Tiny);
+  EXPECT_EQ(Kept[2], Tiny);
+  EXPECT_EQ(Kept[3], -L::min() / 4);
+}
+
+TEST_P(MathAccuracy, DenormsAreZeroFlushes) {
+  // The device keeps denormals by default, as it claims.
+  EXPECT_TRUE(
+      deviceInfo<cl_device_fp_config>(Device, CL_DEVICE_SINGLE_FP_CONFIG) &
+      CL_FP_DENORM);
+  checkDenormsAreZero<float>(*this);
+  if (deviceHasDouble())
+    checkDenormsAreZero<double>(*this);
+}
+
+/// A function under -cl-fast-relaxed-math: the bound is the relaxed table's
+/// for float (OpenCL 3.0 C, 7.4: "relaxed math"), the full one for double,
+/// checked on finite arguments and results only (finite math is implied).
+struct RelaxedFunction {
+  const char *Name;
+  unsigned Arity;
+  double Lo, Hi;
+  std::function<Ld(Ld, Ld)> Ref;
+  /// Whether Got is within bound for X (float, relaxed) given Want.
+  std::function<bool(Ld X, Ld Got, Ld Want, double Ulps)> FloatOk;
+  double DoubleUlps;
+};
+
+template <typename F>
+void checkRelaxed(MathAccuracy &Test, const RelaxedFunction &Fn,
+                  const std::string &S) {
+  const size_t N = 4096;
+  Random R(7);
+  std::vector<F> X(N), Y(N);
+  for (size_t I = 0; I < N; ++I) {
+    X[I] = F(Fn.Lo + (Fn.Hi - Fn.Lo) * (double(R.next() >> 11) / 0x1p53));
+    Y[I] = F(Fn.Lo + (Fn.Hi - Fn.Lo) * (double(R.next() >> 11) / 0x1p53));
+  }
+  std::string Source =
+      sizeof(F) == 8 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "";
+  Source += "#ifndef __FAST_RELAXED_MATH__\n#error no relaxed math\n#endif\n";
+  std::string Call = std::string(Fn.Name) + (Fn.Arity == 1 ? "(x)" : "(x, y)");
+  const unsigned Widths[] = {1, 4, 16};
+  for (unsigned W : Widths) {
+    std::string V = vecType(S, W);
+    Source += loadStoreMacros(W) + "kernel void k" + std::to_string(W) +
+              "(global const " + S + " *X, global const " + S + " *Y, global " +
+              S + " *O) {\n  size_t i = get_global_id(0);\n  " + V +
+              " x = LD(i, X), y = LD(i, Y);\n  ST(" + Call + ", i, O);\n}\n";
+  }
+  double Worst = 0;
+  for (unsigned W : Widths) {
+    SCOPED_TRACE(std::string(Fn.Name) + " on " + vecType(S, W));
+    std::vector<F> O(N);
+    std::string Name = "k" + std::to_string(W);
+    if (!Test.runKernel(Source, Name.c_str(), N / W, {in(X), in(Y), out(O)},
+                        "-cl-fast-relaxed-math"))
+      return;
+    unsigned Failures = 0;
+    for (size_t I = 0; I < N; ++I) {
+      Ld Want = Fn.Ref(Ld(X[I]), Ld(Y[I]));
+      if (!std::isfinite(Want) ||
+          ::fabsl(Want) > Ld(std::numeric_limits<F>::max()))
+        continue;
+      double E = ulpError<F>(O[I], Want);
+      Worst = std::max(Worst, E);
+      bool Ok = sizeof(F) == 4 ? Fn.FloatOk(Ld(X[I]), Ld(O[I]), Want, E)
+                               : E <= Fn.DoubleUlps;
+      if (!Ok && Failures++ < 5)
+        ADD_FAILURE() << Fn.Name << "(" << std::hexfloat << X[I] << ", " << Y[I]
+                      << ") on " << vecType(S, W) << ": got " << O[I]
+                      << ", want " << double(Want) << std::defaultfloat << " ("
+                      << E << " ulp)";
+    }
+  }
+  printf("[ ULP ] relaxed %-6s %-6s worst %.3f\n", Fn.Name, S.c_str(), Worst);
+}
+
+/// Within Ulps ulp.
+auto ulpBound(double Ulps) {
+  return [Ulps](Ld, Ld, Ld, double E) { return E <= Ulps; };
+}
+/// sin, cos: absolute error at most 2^-11 on [-pi, pi], unbounded beyond.
+bool sinCosOk(Ld X, Ld Got, Ld Want, double) {
+  return ::fabsl(X) > M_PIl || ::fabsl(Got - Want) <= 0x1p-11L;
+}
+
+const RelaxedFunction RelaxedFunctions[] = {
+    {"sin", 1, -M_PI, M_PI, U1(::sinl), sinCosOk, 4},
+    {"cos", 1, -M_PI, M_PI, U1(::cosl), sinCosOk, 4},
+    {"sin", 1, -1e4, 1e4, U1(::sinl), sinCosOk, 4},
+    {"tan", 1, -100, 100, U1(::tanl), ulpBound(8192), 5},
+    {"asin", 1, -1, 1, U1(::asinl), ulpBound(4096), 4},
+    {"acos", 1, -1, 1, U1(::acosl), ulpBound(4096), 4},
+    {"atan", 1, -100, 100, U1(::atanl), ulpBound(4096), 5},
+    {"atan2", 2, -10, 10, U2(::atan2l), ulpBound(6), 6},
+    // exp: 3 + floor(|2x|) ulp.
+    {"exp", 1, -80, 80, U1(::expl),
+     [](Ld X, Ld, Ld, double E) { return E <= 3 + ::floorl(::fabsl(2 * X)); },
+     3},
+    // log: absolute 2^-21 on [0.5, 2], 3 ulp elsewhere.
+    {"log", 1, 0.25, 4, U1(::logl),
+     [](Ld X, Ld Got, Ld Want, double E) {
+       return X >= 0.5L && X <= 2 ? ::fabsl(Got - Want) <= 0x1p-21L : E <= 3;
+     },
+     3},
+    {"pow", 2, 0.5, 10, U2(::powl), ulpBound(8192), 16},
+};
+
+TEST_P(MathAccuracy, FastRelaxedMathBounds) {
+  for (const RelaxedFunction &Fn : RelaxedFunctions) {
+    checkRelaxed<float>(*this, Fn, "float");
+    if (deviceHasDouble())
+      checkRelaxed<double>(*this, Fn, "double");
+  }
 }
 
 WEFT_INSTANTIATE_DEVICE_TEST(MathAccuracy);

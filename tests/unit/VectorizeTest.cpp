@@ -5,7 +5,8 @@
 // exp and the barrier-free region of a local-memory reduction, this builds
 // the work-group function with WEFT_DUMP_IR set (which also bypasses the
 // kernel cache) and looks for <N x float> operations in the final IR, N
-// being the host's SIMD register width in floats.
+// being the host's SIMD register width in floats. Vector-typed math calls
+// SLEEF's vector functions, and the math build options reach the IR.
 //
 //===----------------------------------------------------------------------===//
 #include "weft/compiler.h"
@@ -22,10 +23,10 @@
 namespace {
 
 /// The final IR of Kernel compiled for a local size of Local x 1 x 1.
-std::string finalIR(const char *Source, const std::string &Kernel,
-                    size_t Local) {
+std::string finalIR(const char *Source, const std::string &Kernel, size_t Local,
+                    const std::string &Options = "") {
   weft::TargetDesc Host = weft::hostTargetDesc();
-  weft::ProgramBuild B = weft::buildProgram(Source, "", Host);
+  weft::ProgramBuild B = weft::buildProgram(Source, Options, Host);
   EXPECT_EQ(B.Result, weft::ProgramBuild::Status::Success) << B.Log;
   char Dir[] = "/tmp/weft-vectorize-XXXXXX";
   if (!mkdtemp(Dir))
@@ -128,6 +129,99 @@ kernel void twoOutputs(global float *Call, global float *Put,
   // Annotated parallel, the loop needs no runtime alias check between the
   // buffers (LLVM's own dependence analysis would add one: vector.memcheck).
   EXPECT_EQ(IR.find("memcheck"), std::string::npos) << IR;
+}
+
+TEST(Vectorize, VectorTypedMathCallsSleef) {
+  // exp(float16) and atan(double8) are SLEEF vector calls, not 16 calls of
+  // libm's expf or 8 of atan (lib/kernel/sleef.cl).
+  const char *Source = R"(
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+kernel void vecmath(global float16 *F, global double8 *D) {
+  size_t I = get_global_id(0);
+  F[I] = exp(F[I]);
+  D[I] = atan(D[I]);
+})";
+  std::string IR = finalIR(Source, "vecmath", 64);
+  EXPECT_NE(IR.find("@Sleef_expf"), std::string::npos) << IR;
+  EXPECT_NE(IR.find("@Sleef_atand"), std::string::npos) << IR;
+  EXPECT_EQ(IR.find("@expf("), std::string::npos) << IR;
+  EXPECT_EQ(IR.find("@atan("), std::string::npos) << IR;
+  EXPECT_EQ(IR.find("_u35"), std::string::npos) << IR;
+}
+
+TEST(Vectorize, FastRelaxedMathUsesFasterSleef) {
+  // -cl-fast-relaxed-math licenses SLEEF's 3.5-ulp sin, for vector-typed
+  // calls and for the vectorized work-item loop's scalar ones alike (two
+  // kernels: a loop over float16 values is not vectorized further).
+  const char *Source = R"(
+kernel void vectorSin(global float16 *V) {
+  size_t I = get_global_id(0);
+  V[I] = sin(V[I]);
+}
+kernel void scalarSin(global float *S) {
+  size_t I = get_global_id(0);
+  S[I] = sin(S[I]);
+})";
+  std::string H = std::to_string(weft::hostTargetDesc().SimdBytes / 4);
+  std::string Relaxed = "call <" + H + " x float> @Sleef_sinf" + H + "_u35";
+  std::string Strict = "call <" + H + " x float> @Sleef_sinf" + H + "_u10";
+  for (const char *Kernel : {"vectorSin", "scalarSin"}) {
+    SCOPED_TRACE(Kernel);
+    std::string IR = finalIR(Source, Kernel, 64, "-cl-fast-relaxed-math");
+    EXPECT_NE(IR.find(Relaxed), std::string::npos) << IR;
+    EXPECT_EQ(IR.find(Strict), std::string::npos) << IR;
+    IR = finalIR(Source, Kernel, 64);
+    EXPECT_NE(IR.find(Strict), std::string::npos) << IR;
+    EXPECT_EQ(IR.find(Relaxed), std::string::npos) << IR;
+  }
+}
+
+const char *RowSums = R"(
+kernel void rowSums(global float *Out, global const float *In, int N) {
+  size_t I = get_global_id(0);
+  float S = 0;
+  for (int J = 0; J < N; ++J)
+    S += In[I * N + J];
+  Out[I] = S;
+})";
+
+TEST(Vectorize, FastRelaxedMathReassociatesReductions) {
+  // The row sum is a serial chain of fadds; with the options' fast-math
+  // flags the vectorizer may reorder it into vector partial sums.
+  for (const char *Options :
+       {"-cl-fast-relaxed-math", "-cl-unsafe-math-optimizations"}) {
+    SCOPED_TRACE(Options);
+    std::string IR = finalIR(RowSums, "rowSums", 64, Options);
+    // Partial sums in host-width vectors, reassociable, reduced at the end.
+    std::string Vec = hostFloatVector();
+    bool Partial = IR.find("fadd fast " + Vec) != std::string::npos ||
+                   IR.find("fadd reassoc nsz arcp contract afn " + Vec) !=
+                       std::string::npos;
+    EXPECT_TRUE(Partial) << IR;
+    EXPECT_NE(IR.find("@llvm.vector.reduce.fadd"), std::string::npos) << IR;
+  }
+}
+
+TEST(Vectorize, StrictMathKeepsReductionOrder) {
+  std::string IR = finalIR(RowSums, "rowSums", 64);
+  EXPECT_EQ(IR.find("@llvm.vector.reduce.fadd"), std::string::npos) << IR;
+  EXPECT_EQ(IR.find("reassoc"), std::string::npos) << IR;
+}
+
+TEST(Vectorize, FiniteAndSignedZeroOptionsReachTheIR) {
+  const char *Source = R"(
+kernel void scale(global float *Out, global const float *In, float A) {
+  size_t I = get_global_id(0);
+  Out[I] = In[I] * A + 1.0f;
+})";
+  EXPECT_NE(
+      finalIR(Source, "scale", 64, "-cl-finite-math-only").find("nnan ninf"),
+      std::string::npos);
+  EXPECT_NE(finalIR(Source, "scale", 64, "-cl-no-signed-zeros").find("nsz"),
+            std::string::npos);
+  std::string Strict = finalIR(Source, "scale", 64);
+  EXPECT_EQ(Strict.find("nnan"), std::string::npos) << Strict;
+  EXPECT_EQ(Strict.find("nsz"), std::string::npos) << Strict;
 }
 
 } // namespace
