@@ -39,6 +39,13 @@
 //    innermost at no cost,
 //  - it touches no private array left in memory (it would become a context
 //    array with a slot per work-item and element),
+//  - no access walks consecutive elements along the loop's trips while
+//    neighbouring work-items are apart (a row sum, In[I * N + J]): that
+//    loop vectorizes better in its own orientation (with fast math) and
+//    would gather after the interchange,
+//  - it calls no function on vectors (a vector math builtin's SLEEF
+//    function): the scalarizer keeps such a call, and the loop vectorizer
+//    cannot widen a vector-typed call,
 //  - a work-item does not reload what it stored in the same trip
 //    (mayReadAfterWriteInIteration), which would withhold the parallel
 //    annotation from the body's work-item loop,
@@ -59,7 +66,9 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/Debug.h"
@@ -169,6 +178,12 @@ private:
       for (Instruction &I : *BB) {
         if (accessesPrivateAlloca(I))
           return "it uses private memory that would become a context array";
+        if (auto *CB = dyn_cast<CallBase>(&I); CB && !isa<IntrinsicInst>(CB))
+          if (CB->getType()->isVectorTy() ||
+              any_of(CB->args(),
+                     [](Value *A) { return A->getType()->isVectorTy(); }))
+            return "a call on vectors (SLEEF), which the scalarizer keeps "
+                   "and the work-item loop could not vectorize";
         if (!I.isTerminator() && !I.getType()->isVoidTy() && UI.isVarying(&I))
           Varying = true;
         if (I.mayWriteToMemory())
@@ -176,10 +191,44 @@ private:
       }
     if (!Varying)
       return "no per-work-item work in it";
+    if (streamsAlongLoop(L))
+      return "it streams through memory along its own trips, and "
+             "across the work-items with a stride (gathers after the "
+             "interchange)";
     SmallVector<BasicBlock *, 16> Body(L->blocks());
     if (mayReadAfterWriteInIteration(Body))
       return "a work-item may reload what it stored in the same trip";
     return nullptr;
+  }
+
+  /// Whether some access of L walks consecutive elements from one trip to
+  /// the next while neighbouring work-items in x are not consecutive (a row
+  /// sum over In[I * N + J]): the loop in its own orientation reads whole
+  /// vectors, interchanged it would gather.
+  bool streamsAlongLoop(Loop *L) {
+    Value *X = F.getArg(F.arg_size() - 3);
+    ValueToSCEVMapTy NextX;
+    NextX[X] = SE.getAddExpr(SE.getSCEV(X), SE.getOne(X->getType()));
+    const DataLayout &DL = F.getParent()->getDataLayout();
+    for (BasicBlock *BB : L->blocks())
+      for (Instruction &I : *BB) {
+        Value *Ptr = getLoadStorePointerOperand(&I);
+        if (!Ptr || UI.isUniform(Ptr))
+          continue;
+        int64_t Size = DL.getTypeStoreSize(getLoadStoreType(&I));
+        const SCEV *At = SE.getSCEV(Ptr);
+        auto *Trips = dyn_cast<SCEVAddRecExpr>(At);
+        if (!Trips || Trips->getLoop() != L)
+          continue;
+        auto *Step = dyn_cast<SCEVConstant>(Trips->getStepRecurrence(SE));
+        if (!Step || Step->getAPInt().abs() != Size)
+          continue;
+        const SCEV *AtNext = SCEVParameterRewriter::rewrite(At, SE, NextX);
+        auto *Across = dyn_cast<SCEVConstant>(SE.getMinusSCEV(AtNext, At));
+        if (!Across || (!Across->isZero() && Across->getAPInt().abs() != Size))
+          return true;
+      }
+    return false;
   }
 
   Function &F;
