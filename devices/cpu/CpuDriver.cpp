@@ -34,7 +34,10 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
       // Images: lib/CL/Image.cpp and lib/kernel/image.cl.
       "__opencl_c_images", "__opencl_c_read_write_images",
       "__opencl_c_3d_image_writes"};
+  // cl_khr_fp16: half arithmetic is float arithmetic rounded back (F16C or
+  // libgcc's conversions), the builtins are lib/kernel/half.cl.
   Desc.Target.Extensions = {"cl_khr_fp64",
+                            "cl_khr_fp16",
                             "cl_khr_byte_addressable_store",
                             "cl_khr_global_int32_base_atomics",
                             "cl_khr_global_int32_extended_atomics",
@@ -87,8 +90,8 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
   for (unsigned I = 0; I < 7; ++I)
     Desc.NativeVectorWidth[I] = Desc.PreferredVectorWidth[I] =
         Simd / TypeBytes[I];
-  // No cl_khr_fp16: half vectors have no preferred width.
-  Desc.NativeVectorWidth[6] = Desc.PreferredVectorWidth[6] = 0;
+  // Half vectors compute as float vectors: as many halves as floats fit.
+  Desc.NativeVectorWidth[6] = Desc.PreferredVectorWidth[6] = Simd / 4;
 
   bool HasFma = hasFeature(Desc.Target.Features, "fma") ||
                 hasFeature(Desc.Target.Features, "fma4");
@@ -97,6 +100,10 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
                                CL_FP_ROUND_TO_INF | (HasFma ? CL_FP_FMA : 0);
   Desc.SingleFpConfig = Common | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
   Desc.DoubleFpConfig = Common;
+  // Each half operation is the float one rounded once to half: correctly
+  // rounded, denormals kept, infinities and NaNs. The rounding-mode
+  // conversions exist, but arithmetic rounds to nearest only.
+  Desc.HalfFpConfig = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST;
 
   // The runtime orders commands of out-of-order queues by their wait lists
   // alone; both drivers run whatever is ready. Native kernels are host

@@ -29,6 +29,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -92,6 +93,25 @@ TargetDesc hostTargetDesc() {
     return It != Features.end() && It->second;
   };
   T.SimdBytes = Has("avx512f") ? 64 : Has("avx2") ? 32 : 16;
+  // WEFT_TARGET_CPU compiles for one of the x86-64 levels instead of the
+  // host, so that a big machine can run the code of the smaller ones (the
+  // baseline level has no F16C, AVX or FMA): the builtin library of that
+  // level, the level's own features, its vector width.
+  if (const char *Level = getenv("WEFT_TARGET_CPU"); Level && *Level) {
+    unsigned Simd = StringSwitch<unsigned>(Level)
+                        .Cases("x86-64", "x86-64-v2", 16)
+                        .Case("x86-64-v3", 32)
+                        .Case("x86-64-v4", 64)
+                        .Default(0);
+    if (Simd) {
+      T.CPU = Level;
+      T.Features.clear();
+      T.SimdBytes = Simd;
+    } else {
+      WEFT_LOG(DebugCompile, "WEFT_TARGET_CPU=%s is not an x86-64 level",
+               Level);
+    }
+  }
   // What the front end may enable: only what the builtin library and the
   // work-group passes implement today.
   T.OpenCLCFeatures = {"__opencl_c_fp64", "__opencl_c_int64"};
@@ -180,6 +200,14 @@ JIT &getJIT() {
       Main.addGenerator(std::move(*Sleef));
     else
       consumeError(Sleef.takeError());
+    // libgcc's half conversions (__extendhfsf2, __truncsfhf2,
+    // __truncdfhf2), which LLVM calls for half where the CPU has no F16C
+    // and for double -> half everywhere.
+    if (auto LibGcc =
+            orc::DynamicLibrarySearchGenerator::Load("libgcc_s.so.1", Prefix))
+      Main.addGenerator(std::move(*LibGcc));
+    else
+      consumeError(LibGcc.takeError());
     if (auto Process = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(Prefix))
       Main.addGenerator(std::move(*Process));
     else
