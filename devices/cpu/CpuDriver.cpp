@@ -119,6 +119,9 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
   // Images are host memory with a descriptor (lib/CL/Image.h); the builtins
   // are in lib/kernel/image.cl. Limits are the full profile's minimums or
   // more; 2-D images from buffers are not supported (alignments 0).
+  // Remainder groups run the work-group function's second, smaller copy
+  // (ParallelRegions.cpp, WorkItemLoops.cpp).
+  Desc.NonUniformWorkGroupSupport = true;
   Desc.ImageSupport = true;
   Desc.Image2DMaxWidth = Desc.Image2DMaxHeight = 16384;
   Desc.Image3DMaxWidth = Desc.Image3DMaxHeight = Desc.Image3DMaxDepth = 2048;

@@ -93,6 +93,10 @@ struct KernelDesc {
   /// The largest work-group whose context arrays fit the private arena a
   /// worker may use; 0 when the kernel adds no limit to the device's.
   size_t MaxWorkGroupSize = 0;
+  /// The global size must be a multiple of the local size: OpenCL C 1.x, or
+  /// -cl-uniform-work-group-size (clang's "uniform-work-group-size"
+  /// attribute). Otherwise the last group of a dimension may be smaller.
+  bool UniformWorkGroupSize = true;
 };
 
 /// What a successful ProgramBuild holds (CL_PROGRAM_BINARY_TYPE).

@@ -244,9 +244,15 @@ cl_int validateNDRange(const Device &D, const Kernel &K, cl_uint WorkDim,
     if (HasReqd && Local[I] != Reqd[I])
       return WEFT_ERROR(CL_INVALID_WORK_GROUP_SIZE,
                         "local size differs from reqd_work_group_size");
-    if (Global[I] % Local[I] && !Desc.NonUniformWorkGroupSupport)
+    // OpenCL 2.0+: a remainder group is allowed when the device supports
+    // it and the kernel was not built for uniform groups (OpenCL C 1.x or
+    // -cl-uniform-work-group-size).
+    if (Global[I] % Local[I] &&
+        (!Desc.NonUniformWorkGroupSupport || K.desc().UniformWorkGroupSize))
       return WEFT_ERROR(CL_INVALID_WORK_GROUP_SIZE,
-                        "global size not a multiple of the local size");
+                        "global size not a multiple of the local size (the "
+                        "kernel needs uniform work-groups: OpenCL C 1.x or "
+                        "-cl-uniform-work-group-size)");
     Product *= Local[I];
   }
   if (Product > kernelWorkGroupSize(K.desc(), Desc))

@@ -17,7 +17,7 @@ namespace {
 
 constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'B', 'I', 'N', '\0'};
 /// Bump when the layout changes: older binaries are then refused.
-constexpr uint32_t FormatVersion = 3;
+constexpr uint32_t FormatVersion = 4;
 constexpr size_t HeaderSize = sizeof(Magic) + 4 + 8 + 8;
 
 uint64_t fnv1a(const unsigned char *Data, size_t Size) {
@@ -117,6 +117,7 @@ std::string serializeProgramBinary(const ProgramBuild &Build,
     P.u64(K.StaticLocalMemSize);
     P.u64(K.PrivateMemSize);
     P.u64(K.MaxWorkGroupSize);
+    P.u32(K.UniformWorkGroupSize ? 1 : 0);
   }
   P.str(Build.Bitcode);
 
@@ -209,6 +210,10 @@ deserializeProgramBinary(const unsigned char *Data, size_t Size,
     if (!R.str(K.Attributes) || !R.size(K.StaticLocalMemSize) ||
         !R.size(K.PrivateMemSize) || !R.size(K.MaxWorkGroupSize))
       return Fail("kernel attributes are cut short");
+    uint32_t Uniform;
+    if (!R.u32(Uniform) || Uniform > 1)
+      return Fail("kernel attributes are cut short");
+    K.UniformWorkGroupSize = Uniform != 0;
     Build->Kernels.push_back(std::move(K));
   }
   if (!R.str(Build->Bitcode) || !R.atEnd())

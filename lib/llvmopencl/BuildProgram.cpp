@@ -415,6 +415,10 @@ KernelDesc describeKernel(Function &F) {
     K.Args.push_back(std::move(D));
   }
 
+  // Clang sets it "true" for OpenCL C 1.x and -cl-uniform-work-group-size.
+  K.UniformWorkGroupSize =
+      F.getFnAttribute("uniform-work-group-size").getValueAsString() != "false";
+
   std::string Attrs;
   auto AddAttr = [&](const std::string &A) {
     if (!Attrs.empty())

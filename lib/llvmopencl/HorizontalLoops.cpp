@@ -49,7 +49,9 @@
 //  - a work-item does not reload what it stored in the same trip
 //    (mayReadAfterWriteInIteration), which would withhold the parallel
 //    annotation from the body's work-item loop,
-//  - and the work-group has more than one work-item.
+//  - the work-group has more than one work-item,
+//  - and the region method will take the kernel (RegionMethodLimits.h);
+//    the fallback method would only pay for the barriers.
 // WEFT_HORIZONTAL=0 turns the pass off.
 //
 //===----------------------------------------------------------------------===//
@@ -57,6 +59,7 @@
 #include "BarrierUtils.h"
 #include "KernelUtils.h"
 #include "ParallelLoops.h"
+#include "RegionMethodLimits.h"
 #include "UniformityAnalysis.h"
 
 #include "weft/debug.h"
@@ -268,6 +271,13 @@ PreservedAnalyses HorizontalLoopsPass::run(Module &M,
       continue;
     if (FAM.getResult<LoopAnalysis>(F).empty())
       continue;
+    // A kernel the region method will decline goes to the fallback method,
+    // for which implicit barriers are only cost.
+    if (std::string Why = whyRegionMethodDeclines(F); !Why.empty()) {
+      WEFT_LOG(DebugCompile, "%s: no horizontal loops: %s",
+               F.getName().str().c_str(), Why.c_str());
+      continue;
+    }
     // The loops' values in SSA form, as uniformity needs them: clang leaves
     // every variable in memory, whose loads count as varying.
     PreservedAnalyses PA = SROAPass(SROAOptions::ModifyCFG).run(F, FAM);

@@ -13,6 +13,7 @@
 #include "KernelCache.h"
 #include "CompilerInternals.h"
 #include "HorizontalLoops.h"
+#include "WeftPasses.h"
 
 #include "weft/debug.h"
 
@@ -205,6 +206,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
     Field(std::to_string(LocalSize[D]));
   Field(vectorizationDisabled() ? "no-vectorize" : "vectorize");
   Field(horizontalLoopsEnabled() ? "horizontal" : "no-horizontal");
+  Field(workGroupMethodName(workGroupMethodFromEnvironment()));
   Field(Bitcode);
   return Hash.final();
 }

@@ -25,6 +25,9 @@ namespace weft {
 inline constexpr const char *WorkItemAttr = "weft-workitem-of";
 inline constexpr const char *WorkGroupAttr = "weft-workgroup-of";
 inline constexpr const char *LauncherPrefix = "__weft_launch_";
+/// On K.workitem: the region method declined it, for the reason given;
+/// WorkGroupFibers.cpp makes its work-group function.
+inline constexpr const char *FallbackReasonAttr = "weft-fallback-reason";
 /// OpenCL's __local address space under clang's fake address-space map.
 inline constexpr unsigned LocalAddressSpace = 3;
 

@@ -57,6 +57,7 @@
 #include "KernelUtils.h"
 #include "ParallelLoops.h"
 #include "UniformityAnalysis.h"
+#include "RegionMethodLimits.h"
 #include "WorkGroupContextLayout.h"
 
 #include "weft/debug.h"
@@ -791,14 +792,18 @@ PreservedAnalyses ParallelRegionsPass::run(Module &M,
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   FAM.registerPass([] { return UniformityAnalysis(); });
   for (Function *WI : WorkItemFunctions) {
-    if (!isNormalized(*WI)) {
-      // Left alone: no work-group function, so the compile fails loudly
-      // instead of ignoring the barriers.
-      LLVM_DEBUG(dbgs() << WI->getName()
-                        << " is not in barrier-normal form; skipped\n");
+    std::string Of = derivedFrom(*WI, WorkItemAttr).str();
+    // Declined before anything changes, so the fallback method
+    // (WorkGroupFibers.cpp) gets the function as it was.
+    std::string Decline = isNormalized(*WI)
+                              ? whyRegionMethodDeclines(*WI)
+                              : std::string("not in barrier-normal form");
+    if (!Decline.empty()) {
+      WEFT_LOG(DebugCompile, "kernel '%s': the region method declines: %s",
+               Of.c_str(), Decline.c_str());
+      WI->addFnAttr(FallbackReasonAttr, Decline);
       continue;
     }
-    std::string Of = derivedFrom(*WI, WorkItemAttr).str();
     rematerializeCheapValues(*WI);
     SmallPtrSet<AllocaInst *, 32> Uniform;
     SmallPtrSet<AllocaInst *, 32> Demoted;

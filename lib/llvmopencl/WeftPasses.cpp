@@ -10,10 +10,16 @@
 #include "ResolveWorkItemFunctions.h"
 #include "UniformityAnalysis.h"
 #include "VectorMathVariants.h"
+#include "WorkGroupFibers.h"
 #include "WorkItemLoops.h"
+
+#include "weft/debug.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <cstring>
 
 using namespace llvm;
 
@@ -23,12 +29,47 @@ void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
   MPM.addPass(FlattenKernelsPass(Opts.Kernel));
   MPM.addPass(ResolveWorkItemFunctionsPass(Opts.Kernel));
   MPM.addPass(LowerPrintfPass(Opts.Kernel));
-  if (horizontalLoopsEnabled())
+  // Implicit barriers only help the region method; fibers would switch at
+  // each one.
+  if (horizontalLoopsEnabled() && Opts.Method != WorkGroupMethod::Fallback)
     MPM.addPass(HorizontalLoopsPass(Opts.LocalSize, Opts.Kernel));
   MPM.addPass(NormalizeBarriersPass(Opts.Kernel));
-  MPM.addPass(ParallelRegionsPass(Opts.LocalSize, Opts.Kernel));
+  bool AllFibers = Opts.Method == WorkGroupMethod::Fallback;
+  if (!AllFibers)
+    MPM.addPass(ParallelRegionsPass(Opts.LocalSize, Opts.Kernel));
+  // What the region method declined (FallbackReasonAttr); every kernel,
+  // barriers or not, when forced. Nothing under WEFT_WG_METHOD=regions, so
+  // a declined kernel has no work-group function and fails to compile.
+  if (Opts.Method != WorkGroupMethod::Regions)
+    MPM.addPass(WorkGroupFibersPass(Opts.LocalSize, Opts.Kernel, AllFibers,
+                                    Opts.FallbackReason));
   MPM.addPass(WorkItemLoopsPass(Opts.LocalSize, Opts.Kernel));
   MPM.addPass(LauncherPass(Opts.Kernel));
+}
+
+WorkGroupMethod workGroupMethodFromEnvironment() {
+  const char *V = getenv("WEFT_WG_METHOD");
+  if (!V || !*V || !strcmp(V, "auto"))
+    return WorkGroupMethod::Auto;
+  if (!strcmp(V, "regions"))
+    return WorkGroupMethod::Regions;
+  if (!strcmp(V, "fallback"))
+    return WorkGroupMethod::Fallback;
+  WEFT_LOG(DebugCompile,
+           "WEFT_WG_METHOD=%s is not auto, regions or fallback; using auto", V);
+  return WorkGroupMethod::Auto;
+}
+
+const char *workGroupMethodName(WorkGroupMethod M) {
+  switch (M) {
+  case WorkGroupMethod::Auto:
+    return "auto";
+  case WorkGroupMethod::Regions:
+    return "regions";
+  case WorkGroupMethod::Fallback:
+    return "fallback";
+  }
+  return "auto";
 }
 
 void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
@@ -69,6 +110,12 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-parallel-regions") {
           MPM.addPass(ParallelRegionsPass(Opts.LocalSize, Opts.Kernel));
+          return true;
+        }
+        if (Name == "weft-workgroup-fibers") {
+          MPM.addPass(WorkGroupFibersPass(
+              Opts.LocalSize, Opts.Kernel,
+              Opts.Method == WorkGroupMethod::Fallback, Opts.FallbackReason));
           return true;
         }
         if (Name == "weft-workitem-loops") {

@@ -19,10 +19,27 @@ class PassBuilder;
 
 namespace weft {
 
+/// How kernels become work-group functions (WEFT_WG_METHOD).
+enum class WorkGroupMethod {
+  Auto,     ///< regions, or the fallback where the region method declines
+  Regions,  ///< regions only: a declined kernel fails to compile
+  Fallback, ///< every kernel through the fallback (WorkGroupFibers.h)
+};
+
 struct WeftPassOptions {
   std::array<uint64_t, 3> LocalSize = {1, 1, 1};
   std::string Kernel; ///< restrict to this kernel; all when empty
+  WorkGroupMethod Method = WorkGroupMethod::Auto;
+  /// Why every kernel takes the fallback, for the log (Method Fallback).
+  std::string FallbackReason = "WEFT_WG_METHOD=fallback";
 };
+
+/// WEFT_WG_METHOD: "regions", "fallback", or unset / "auto" for Auto.
+/// Another value is logged and taken as Auto.
+WorkGroupMethod workGroupMethodFromEnvironment();
+
+/// The name of M for logs and the kernel cache key.
+const char *workGroupMethodName(WorkGroupMethod M);
 
 /// Makes weft-flatten-kernels, weft-resolve-workitem-functions,
 /// weft-lower-printf, weft-horizontal-loops, weft-normalize-barriers, weft-parallel-regions, weft-workitem-loops,

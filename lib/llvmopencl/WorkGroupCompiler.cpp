@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CompilerInternals.h"
+#include "FiberRuntime.h"
 #include "KernelCache.h"
 #include "KernelUtils.h"
 #include "LowerPrintf.h"
@@ -200,6 +201,18 @@ JIT &getJIT() {
       Main.addGenerator(std::move(*Sleef));
     else
       consumeError(Sleef.takeError());
+    // The fallback work-group method's run-time support (FiberRuntime.h):
+    // libweft is not in the global namespace either.
+    if (fibersAvailable()) {
+      orc::SymbolMap Runtime;
+      Runtime[J->Jit->mangleAndIntern(RunFibersSymbol)] = {
+          orc::ExecutorAddr::fromPtr(runFibersAddress()),
+          JITSymbolFlags::Exported | JITSymbolFlags::Callable};
+      Runtime[J->Jit->mangleAndIntern(FiberBarrierSymbol)] = {
+          orc::ExecutorAddr::fromPtr(fiberBarrierAddress()),
+          JITSymbolFlags::Exported | JITSymbolFlags::Callable};
+      cantFail(Main.define(orc::absoluteSymbols(std::move(Runtime))));
+    }
     // libgcc's half conversions (__extendhfsf2, __truncsfhf2,
     // __truncdfhf2), which LLVM calls for half where the CPU has no F16C
     // and for double -> half everywhere.
@@ -304,9 +317,28 @@ void instrumentForDebug(PassInstrumentationCallbacks &PIC) {
   });
 }
 
-/// Runs the work-group passes and the O3 pipeline over M.
-void optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
-              bool OptDisable, unsigned SimdBytes) {
+/// Whether the work-group passes left M with a launcher for Kernel and
+/// valid IR; if not, says why in Error.
+bool hasValidLauncher(Module &M, const std::string &Kernel,
+                      std::string &Error) {
+  std::string VerifyErrors;
+  raw_string_ostream VerifyStream(VerifyErrors);
+  if (!M.getFunction(launcherName(Kernel))) {
+    Error = "no work-group function for '" + Kernel + "'";
+    return false;
+  }
+  if (verifyModule(M, &VerifyStream)) {
+    Error = "invalid work-group function for '" + Kernel +
+            "': " + VerifyStream.str();
+    return false;
+  }
+  return true;
+}
+
+/// Runs the work-group passes and the O3 pipeline over M; false, with
+/// Error, when the work-group passes produce no valid launcher.
+bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
+              bool OptDisable, unsigned SimdBytes, std::string &Error) {
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
@@ -338,6 +370,8 @@ void optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
   WEFT_LOG(DebugCompile, "work-group function of '%s': %.3f s",
            Opts.Kernel.c_str(), secondsSince(Start));
   dumpIR(M, Opts.Kernel + "-workgroup");
+  if (!hasValidLauncher(M, Opts.Kernel, Error))
+    return false;
 
   // Only the launcher is an entry point; everything else may be inlined,
   // specialized or dropped.
@@ -362,6 +396,7 @@ void optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
   MPM.run(M, MAM);
   WEFT_LOG(DebugCompile, "O3 of '%s': %.3f s", Opts.Kernel.c_str(),
            secondsSince(Start));
+  return true;
 }
 
 bool emitObject(Module &M, TargetMachine &TM, SmallVectorImpl<char> &Object,
@@ -422,32 +457,43 @@ void describeKernelMemory(const Module &M, KernelDesc &K) {
                  K.ReqdWorkGroupSize[2]};
   uint64_t WorkItems = LocalSize[0] * LocalSize[1] * LocalSize[2];
 
-  std::unique_ptr<Module> Copy = CloneModule(M);
-  prepareForWorkGroup(*Copy);
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PassBuilder PB;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
   WeftPassOptions Opts;
   Opts.Kernel = K.Name;
   Opts.LocalSize = LocalSize;
-  {
-    ModulePassManager MPM;
-    addWorkGroupPasses(MPM, Opts);
-    MPM.run(*Copy, MAM);
+  Opts.Method = workGroupMethodFromEnvironment();
+  // The same choice of method as compileWorkGroupFunction makes, so the
+  // queries describe the code that will run.
+  std::unique_ptr<Module> Copy;
+  for (;;) {
+    Copy = CloneModule(M);
+    prepareForWorkGroup(*Copy);
+    LoopAnalysisManager LAM;
+    FunctionAnalysisManager FAM;
+    CGSCCAnalysisManager CGAM;
+    ModuleAnalysisManager MAM;
+    PassBuilder PB;
+    PB.registerModuleAnalyses(MAM);
+    PB.registerCGSCCAnalyses(CGAM);
+    PB.registerFunctionAnalyses(FAM);
+    PB.registerLoopAnalyses(LAM);
+    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+    {
+      ModulePassManager MPM;
+      addWorkGroupPasses(MPM, Opts);
+      MPM.run(*Copy, MAM);
+    }
+    std::string Error;
+    if (hasValidLauncher(*Copy, K.Name, Error))
+      break;
+    if (Opts.Method != WorkGroupMethod::Auto) {
+      WEFT_LOG(DebugCompile, "kernel '%s': nothing to measure: %s",
+               K.Name.c_str(), Error.c_str());
+      return;
+    }
+    Opts.Method = WorkGroupMethod::Fallback;
+    Opts.FallbackReason = "the region method failed: " + Error;
   }
   Function *L = Copy->getFunction(launcherName(K.Name));
-  if (!L) {
-    WEFT_LOG(DebugCompile, "kernel '%s': no launcher to measure",
-             K.Name.c_str());
-    return;
-  }
   uint64_t Arena = 0;
   if (Attribute A = L->getFnAttribute(PrivateArenaAttr); A.isValid())
     A.getValueAsString().getAsInteger(10, Arena);
@@ -502,43 +548,58 @@ WorkGroupFunction compileWorkGroupFunction(const std::string &Bitcode,
     Error.clear();
   }
 
-  LLVMContext Context;
-  Expected<std::unique_ptr<Module>> Parsed = parseBitcodeFile(
-      MemoryBufferRef(StringRef(Bitcode), "program"), Context);
-  if (!Parsed) {
-    Error = "cannot read the program's bitcode: " + toString(Parsed.takeError());
-    return Result;
-  }
-  Module &M = **Parsed;
-  Function *K = M.getFunction(Kernel);
-  if (!K || !isKernel(*K)) {
-    Error = "no kernel named '" + Kernel + "' in the program";
-    return Result;
-  }
-  bool OptDisable = M.getModuleFlag(OptDisableFlag) != nullptr;
-
-  std::unique_ptr<TargetMachine> TM = createTargetMachine(Target, Error);
-  if (!TM)
-    return Result;
-  M.setDataLayout(TM->createDataLayout());
-  retargetFunctions(M, Target);
-  prepareForWorkGroup(M);
-  dumpIR(M, Kernel + "-before");
-
   WeftPassOptions Opts;
   Opts.Kernel = Kernel;
   Opts.LocalSize = {LocalSize[0], LocalSize[1], LocalSize[2]};
-  optimize(M, *TM, Opts, OptDisable, Target.SimdBytes);
-
+  Opts.Method = workGroupMethodFromEnvironment();
+  std::unique_ptr<TargetMachine> TM = createTargetMachine(Target, Error);
+  if (!TM)
+    return Result;
+  // A second attempt, with the fallback method, when the region method
+  // fails where it should have declined: never a broken kernel.
+  std::unique_ptr<LLVMContext> Context;
+  std::unique_ptr<Module> Owner;
+  bool OptDisable = false;
+  for (;;) {
+    Owner.reset();
+    Context = std::make_unique<LLVMContext>();
+    Expected<std::unique_ptr<Module>> Parsed = parseBitcodeFile(
+        MemoryBufferRef(StringRef(Bitcode), "program"), *Context);
+    if (!Parsed) {
+      Error =
+          "cannot read the program's bitcode: " + toString(Parsed.takeError());
+      return Result;
+    }
+    Owner = std::move(*Parsed);
+    Module &M = *Owner;
+    Function *K = M.getFunction(Kernel);
+    if (!K || !isKernel(*K)) {
+      Error = "no kernel named '" + Kernel + "' in the program";
+      return Result;
+    }
+    OptDisable = M.getModuleFlag(OptDisableFlag) != nullptr;
+    M.setDataLayout(TM->createDataLayout());
+    retargetFunctions(M, Target);
+    prepareForWorkGroup(M);
+    dumpIR(M, Kernel + "-before");
+    std::string PassError;
+    if (optimize(M, *TM, Opts, OptDisable, Target.SimdBytes, PassError))
+      break;
+    if (Opts.Method != WorkGroupMethod::Auto) {
+      Error = "internal error: " + PassError + " (WEFT_WG_METHOD=" +
+              workGroupMethodName(Opts.Method) + ")";
+      return Result;
+    }
+    WEFT_LOG(DebugCompile,
+             "kernel '%s': the region method failed (%s); compiling again "
+             "with the fallback method",
+             Kernel.c_str(), PassError.c_str());
+    Opts.Method = WorkGroupMethod::Fallback;
+    Opts.FallbackReason = "the region method failed: " + PassError;
+  }
+  Module &M = *Owner;
   std::string Launcher = launcherName(Kernel);
   Function *L = M.getFunction(Launcher);
-  std::string VerifyErrors;
-  raw_string_ostream VerifyStream(VerifyErrors);
-  if (!L || verifyModule(M, &VerifyStream)) {
-    Error = "internal error: no valid work-group function for '" + Kernel +
-            "': " + VerifyStream.str();
-    return Result;
-  }
   // Context arrays: their size is fixed by the passes, before O3.
   if (Attribute A = L->getFnAttribute(PrivateArenaAttr); A.isValid())
     A.getValueAsString().getAsInteger(10, Result.PrivateArenaSize);

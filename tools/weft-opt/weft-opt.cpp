@@ -38,6 +38,10 @@ static cl::opt<std::string>
               cl::init("1,1,1"));
 static cl::opt<std::string>
     KernelName("weft-kernel", cl::desc("Only process this kernel"), cl::init(""));
+static cl::opt<std::string> MethodName(
+    "weft-wg-method",
+    cl::desc("Work-group method, as WEFT_WG_METHOD: auto, regions, fallback"),
+    cl::init("auto"));
 static cl::opt<bool> NoVerify("disable-verify",
                               cl::desc("Do not verify the output"));
 
@@ -61,6 +65,14 @@ int main(int Argc, char **Argv) {
   Opts.Kernel = KernelName;
   if (!parseLocalSize(LocalSize, Opts.LocalSize)) {
     errs() << Argv[0] << ": bad -weft-local-size '" << LocalSize << "'\n";
+    return 1;
+  }
+  if (MethodName == "regions")
+    Opts.Method = weft::WorkGroupMethod::Regions;
+  else if (MethodName == "fallback")
+    Opts.Method = weft::WorkGroupMethod::Fallback;
+  else if (MethodName != "auto") {
+    errs() << Argv[0] << ": bad -weft-wg-method '" << MethodName << "'\n";
     return 1;
   }
 
