@@ -6,6 +6,7 @@
 #include "Image.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace weft {
 
@@ -224,15 +225,25 @@ cl_int validateNDRange(const Device &D, const Kernel &K, cl_uint WorkDim,
     return WEFT_ERROR(CL_INVALID_WORK_GROUP_SIZE,
                       "NULL local size for a kernel with reqd_work_group_size");
   } else {
-    D.driver().chooseLocalSize(WorkDim, Global, Local);
+    // A kernel that allows a smaller last group need not be cut into
+    // divisors of the global size (a prime size would give groups of one):
+    // the driver chooses for the size rounded up to a multiple of 64.
+    bool NonUniform =
+        Desc.NonUniformWorkGroupSupport && !K.desc().UniformWorkGroupSize;
+    size_t Padded[3] = {Global[0], Global[1], Global[2]};
+    if (NonUniform && Global[0] <= SIZE_MAX - 63)
+      Padded[0] = (Global[0] + 63) / 64 * 64;
+    D.driver().chooseLocalSize(WorkDim, Padded, Local);
+    for (cl_uint I = 0; I < 3; ++I)
+      Local[I] = std::max<size_t>(1, std::min(Local[I], Global[I]));
     // The driver knows the device, not the kernel: shrink its choice to
     // the kernel's limit, keeping every dimension a divisor of the global
-    // size.
+    // size unless the kernel allows a remainder group.
     size_t Limit = kernelWorkGroupSize(K.desc(), Desc);
     for (cl_uint I = WorkDim; I-- > 0;)
       while (Local[0] * Local[1] * Local[2] > Limit && Local[I] > 1) {
         size_t Smaller = Local[I] - 1;
-        while (Smaller > 1 && Global[I] % Smaller)
+        while (!NonUniform && Smaller > 1 && Global[I] % Smaller)
           --Smaller;
         Local[I] = Smaller;
       }

@@ -17,10 +17,17 @@
 // the worker's own stack.
 //
 // The switch is a few instructions of assembly rather than swapcontext():
-// it saves only what the x86-64 System V ABI asks a callee to preserve (rbx,
-// rbp, r12-r15, the stack pointer, MXCSR and the x87 control word), where
-// swapcontext also saves the whole FP state and makes a sigprocmask system
-// call each time. Stacks never come from the worker thread's own stack; the
+// it saves only the general registers the x86-64 System V ABI asks a callee
+// to preserve (rbx, rbp, r12-r15) and the stack pointer, where swapcontext
+// also saves the FP state and makes a sigprocmask system call each time.
+// The ABI's other callee-saved state, the MXCSR and x87 control words, is
+// the same in every work-item of a group: they all start with the worker's
+// (the launcher sets FTZ/DAZ for -cl-denorms-are-zero before any starts)
+// and OpenCL C cannot change it. Saving it anyway cost more than the rest
+// of the switch: stmxcsr is microcoded on Zen, and with it the switch took
+// 32% of the cycles of a kernel doing little but barriers, 13% without
+// (perf record of /tmp-style many_barriers, 64 x 64 work-items, 2000
+// barriers each; see notes/fallback.md for the command). Stacks never come from the worker thread's own stack; the
 // stack size, fixed by the compiler from the kernel's frame, is what
 // CL_KERNEL_PRIVATE_MEM_SIZE reports. A guard word at the low end of each
 // stack is checked when the group ends: an overflow aborts with a message
@@ -42,6 +49,9 @@ namespace {
 
 constexpr uint64_t GuardWord = 0x57454654'46494245ull; // "WEFTFIBE"
 constexpr uint64_t HeaderAlign = 64;
+/// Distinct stack-top offsets (StackColors * 192 bytes at most, well within
+/// the compiler's margin, WorkGroupFibers.cpp).
+constexpr uint64_t StackColors = 16;
 
 struct FiberGroup {
   void *MainStack;
@@ -94,14 +104,8 @@ weftFiberSwitch:
   pushq %r13
   pushq %r14
   pushq %r15
-  subq $8, %rsp
-  stmxcsr (%rsp)
-  fnstcw 4(%rsp)
   movq %rsp, (%rdi)
   movq %rsi, %rsp
-  ldmxcsr (%rsp)
-  fldcw 4(%rsp)
-  addq $8, %rsp
   popq %r15
   popq %r14
   popq %r13
@@ -155,20 +159,22 @@ uint64_t nextLive(const FiberGroup &G, uint64_t I) {
 
 /// Lays out work-item Index's first frame at the top of its stack (see
 /// weftFiberSwitch for the order).
-void *initialFrame(FiberGroup &G, uint64_t Index, uint64_t FpControl) {
+void *initialFrame(FiberGroup &G, uint64_t Index) {
   unsigned char *Low = G.StackBase + Index * G.StackBytes;
   memcpy(Low, &GuardWord, sizeof(GuardWord));
-  auto *Top = reinterpret_cast<uint64_t *>(Low + G.StackBytes);
-  uint64_t *Frame = Top - 9;
-  Frame[0] = FpControl;                                   // MXCSR, x87 CW
-  Frame[1] = 0;                                           // r15
-  Frame[2] = reinterpret_cast<uint64_t>(&runFiber);       // r14
-  Frame[3] = Index;                                       // r13
-  Frame[4] = reinterpret_cast<uint64_t>(&G);              // r12
-  Frame[5] = 0;                                           // rbx
-  Frame[6] = 0;                                           // rbp
-  Frame[7] = reinterpret_cast<uint64_t>(&weftFiberStart); // return address
-  Frame[8] = 0; // runFiber's return address: it never returns
+  // Stacks are a multiple of 4 KiB apart, so their tops would all fall in
+  // the same L1 sets; starting each a few cache lines lower spreads them.
+  uint64_t Color = (Index % StackColors) * 64 * 3;
+  auto *Top = reinterpret_cast<uint64_t *>(Low + G.StackBytes - Color);
+  uint64_t *Frame = Top - 8;
+  Frame[0] = 0;                                           // r15
+  Frame[1] = reinterpret_cast<uint64_t>(&runFiber);       // r14
+  Frame[2] = Index;                                       // r13
+  Frame[3] = reinterpret_cast<uint64_t>(&G);              // r12
+  Frame[4] = 0;                                           // rbx
+  Frame[5] = 0;                                           // rbp
+  Frame[6] = reinterpret_cast<uint64_t>(&weftFiberStart); // return address
+  Frame[7] = 0; // runFiber's return address: it never returns
   return Frame;
 }
 
@@ -195,14 +201,8 @@ extern "C" void __weft_run_work_group_fibers(const weft::WorkGroupContext *Ctx,
   G->Done = reinterpret_cast<unsigned char *>(G->Stacks + Count);
   G->StackBase = Arena + headerSize(Count);
   memset(G->Done, 0, Count);
-  // Work-items start with the worker's floating-point control state.
-  uint32_t Mxcsr;
-  uint16_t X87;
-  asm volatile("stmxcsr %0" : "=m"(Mxcsr));
-  asm volatile("fnstcw %0" : "=m"(X87));
-  uint64_t FpControl = Mxcsr | uint64_t(X87) << 32;
   for (uint64_t I = 0; I < Count; ++I)
-    G->Stacks[I] = initialFrame(*G, I, FpControl);
+    G->Stacks[I] = initialFrame(*G, I);
   weftFiberSwitch(&G->MainStack, G->Stacks[0]);
   for (uint64_t I = 0; I < Count; ++I)
     if (memcmp(G->StackBase + I * StackBytes, &GuardWord, sizeof(GuardWord))) {

@@ -157,7 +157,9 @@ TEST_P(WorkGroupFallback, RestrictBuffersAcrossBarriers) {
   KernelRef K(makeKernel(kernelSource("fallback.cl"), "restrict_exchange"));
   ASSERT_NE(K.get(), nullptr);
   const size_t Local = 16, N = Local * 8;
-  MemRef Buf(makeBuffer(CL_MEM_READ_WRITE, N * sizeof(cl_uint)));
+  std::vector<cl_uint> In = input(N);
+  MemRef Buf(makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                        N * sizeof(cl_uint), In.data()));
   MemRef OutBuf(makeBuffer(CL_MEM_WRITE_ONLY, N * sizeof(cl_uint)));
   ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Buf));
   ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &OutBuf));
@@ -167,10 +169,11 @@ TEST_P(WorkGroupFallback, RestrictBuffersAcrossBarriers) {
   ASSERT_CL_OK(clEnqueueReadBuffer(Queue, OutBuf, CL_TRUE, 0,
                                    N * sizeof(cl_uint), Out.data(), 0, nullptr,
                                    nullptr));
-  // Out[G] = Buf after the second step at L-1 = (value at L) + 7.
+  // Work-item 0 of each group adds 100 to the group's first element between
+  // the barriers; every work-item must see it.
   for (size_t G = 0; G < N; ++G) {
-    size_t Base = G - G % Local, L = G % Local;
-    EXPECT_EQ(Out[G], cl_uint(Base + L) * 3u + 1u + 7u) << "work-item " << G;
+    cl_uint A = In[G - G % Local];
+    EXPECT_EQ(Out[G], (A + 100u) * 2u + A) << "work-item " << G;
   }
 }
 

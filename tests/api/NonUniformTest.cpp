@@ -106,6 +106,36 @@ TEST_P(NonUniformWorkGroups, Queries3D) {
   checkQueries(3, Global, Local);
 }
 
+TEST_P(NonUniformWorkGroups, NullLocalSizeForPrimeGlobalSize) {
+  // The implementation chooses; whatever it chose, the work-items must
+  // agree with it, and a remainder group lets it avoid groups of one.
+  KernelRef K(makeKernel(kernelSource("nonuniform.cl"), "queries",
+                         "-cl-std=CL3.0"));
+  ASSERT_NE(K.get(), nullptr);
+  const size_t N = 1009;
+  MemRef Out(makeBuffer(CL_MEM_WRITE_ONLY, N * 8 * sizeof(cl_ulong)));
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Out));
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, nullptr, 0,
+                                      nullptr, nullptr));
+  std::vector<cl_ulong> Got(N * 8);
+  ASSERT_CL_OK(clEnqueueReadBuffer(Queue, Out, CL_TRUE, 0,
+                                   Got.size() * sizeof(cl_ulong), Got.data(),
+                                   0, nullptr, nullptr));
+  size_t Enqueued = Got[1] & 0xffff;
+  ASSERT_GE(Enqueued, 1u);
+  if (testingWeft())
+    EXPECT_GT(Enqueued, 1u) << "a prime global size need not mean groups of 1";
+  for (size_t G = 0; G < N; ++G) {
+    size_t Group = G / Enqueued, Lid = G % Enqueued;
+    size_t Size = std::min(Enqueued, N - Group * Enqueued);
+    ASSERT_EQ(Got[8 * G + 0], cl_ulong(Size) | 1ull << 16 | 1ull << 32)
+        << "work-item " << G;
+    ASSERT_EQ(Got[8 * G + 1], cl_ulong(Enqueued) | 1ull << 16 | 1ull << 32);
+    ASSERT_EQ(Got[8 * G + 2], cl_ulong(Lid)) << "work-item " << G;
+    ASSERT_EQ(Got[8 * G + 3], cl_ulong(Group)) << "work-item " << G;
+  }
+}
+
 TEST_P(NonUniformWorkGroups, BarrierAndLocalMemory2D) {
   KernelRef K(makeKernel(kernelSource("nonuniform.cl"), "reverse_rows",
                          "-cl-std=CL3.0"));

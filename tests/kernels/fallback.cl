@@ -47,13 +47,12 @@ kernel void barrier_ladder_locals(global uint *Out, global const uint *In,
 // work-item: a barrier must not let the compiler keep Buf in registers.
 kernel void restrict_exchange(global uint *restrict Buf,
                               global uint *restrict Out) {
-  size_t G = get_global_id(0), L = get_local_id(0), N = get_local_size(0);
+  size_t G = get_global_id(0), L = get_local_id(0);
   size_t Base = G - L;
-  Buf[G] = (uint)G * 3u + 1u;
+  uint A = Buf[Base];
   barrier(CLK_GLOBAL_MEM_FENCE);
-  uint V = Buf[Base + (L + 1) % N];
+  if (L == 0)
+    Buf[Base] = A + 100u;
   barrier(CLK_GLOBAL_MEM_FENCE);
-  Buf[G] = V + 7u;
-  barrier(CLK_GLOBAL_MEM_FENCE);
-  Out[G] = Buf[Base + (L + N - 1) % N];
+  Out[G] = Buf[Base] * 2u + A;
 }
