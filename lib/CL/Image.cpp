@@ -13,6 +13,7 @@
 #include "Image.h"
 
 #include "CommandQueue.h"
+#include "HostMemory.h"
 
 #include <algorithm>
 #include <cmath>
@@ -485,9 +486,7 @@ cl_mem createImage(cl_context C, const cl_mem_properties *Properties,
   } else if (Flags & CL_MEM_USE_HOST_PTR) {
     Storage = HostPtr;
   } else {
-    size_t Rounded =
-        (Size + BufferAlignment - 1) / BufferAlignment * BufferAlignment;
-    Storage = aligned_alloc(BufferAlignment, Rounded);
+    Storage = allocateHostMemory(Size, BufferAlignment);
     if (!Storage)
       return Fail(WEFT_ERROR(CL_MEM_OBJECT_ALLOCATION_FAILURE,
                              "out of host memory"));

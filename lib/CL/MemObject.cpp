@@ -3,6 +3,7 @@
 #include "MemObject.h"
 
 #include "CommandQueue.h"
+#include "HostMemory.h"
 #include "Image.h"
 
 #include <algorithm>
@@ -37,7 +38,7 @@ MemObject::~MemObject() {
     It->first(this, It->second);
   Image.reset();
   if (OwnsStorage)
-    free(Storage);
+    freeHostMemory(Storage);
   if (Parent)
     Parent->releaseInternal();
   Ctx.releaseInternal();
@@ -119,9 +120,7 @@ static cl_mem createBuffer(cl_context C, const cl_mem_properties *Properties,
   void *Storage = HostPtr;
   bool Owns = false;
   if (!(Flags & CL_MEM_USE_HOST_PTR)) {
-    size_t Rounded = (Size + BufferAlignment - 1) / BufferAlignment *
-                     BufferAlignment;
-    Storage = aligned_alloc(BufferAlignment, Rounded);
+    Storage = allocateHostMemory(Size, BufferAlignment);
     if (!Storage)
       return Fail(WEFT_ERROR(CL_MEM_OBJECT_ALLOCATION_FAILURE,
                              "out of host memory"));

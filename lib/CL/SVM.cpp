@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CommandQueue.h"
+#include "HostMemory.h"
 #include "Kernel.h"
 
 #include <cstdlib>
@@ -98,8 +99,7 @@ CL_API_ENTRY void *CL_API_CALL clSVMAlloc(cl_context C, cl_svm_mem_flags Flags,
     return nullptr;
   }
   Align = std::max<size_t>(Align, sizeof(void *));
-  size_t Rounded = (Size + Align - 1) / Align * Align;
-  void *Ptr = aligned_alloc(Align, Rounded);
+  void *Ptr = allocateHostMemory(Size, Align);
   if (!Ptr)
     return nullptr;
   Ctx->addSvm(Ptr, {Size, Flags});
@@ -114,7 +114,7 @@ CL_API_ENTRY void CL_API_CALL clSVMFree(cl_context C, void *Ptr) {
   // Only what clSVMAlloc returned is freed; anything else is ignored
   // rather than handed to free().
   if (Ctx->removeSvm(Ptr))
-    free(Ptr);
+    freeHostMemory(Ptr);
   else
     WEFT_ERROR(CL_INVALID_VALUE, "not an SVM allocation of this context");
 }

@@ -54,6 +54,11 @@ void dumpIR(const llvm::Module &M, llvm::StringRef Stem);
 /// kernel cache key.
 bool vectorizationDisabled();
 
+/// False under WEFT_SCALARIZE=0: explicit vector code of work-item loops
+/// stays vectors (ScalarizeWorkItemLoops.cpp), to measure what splitting
+/// buys. Part of the kernel cache key.
+bool scalarizationEnabled();
+
 /// Fills K.PrivateMemSize and K.MaxWorkGroupSize by putting a copy of M
 /// (builtins linked) through the work-group passes for K.
 void describeKernelMemory(const llvm::Module &M, KernelDesc &K);

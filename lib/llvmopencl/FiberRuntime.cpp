@@ -26,8 +26,8 @@
 // and OpenCL C cannot change it. Saving it anyway cost more than the rest
 // of the switch: stmxcsr is microcoded on Zen, and with it the switch took
 // 32% of the cycles of a kernel doing little but barriers, 13% without
-// (perf record of /tmp-style many_barriers, 64 x 64 work-items, 2000
-// barriers each; see notes/fallback.md for the command). Stacks never come from the worker thread's own stack; the
+// (perf record; 64 groups of 64 work-items, 2000 barriers each, basic
+// device). Stacks never come from the worker thread's own stack; the
 // stack size, fixed by the compiler from the kernel's frame, is what
 // CL_KERNEL_PRIVATE_MEM_SIZE reports. A guard word at the low end of each
 // stack is checked when the group ends: an overflow aborts with a message

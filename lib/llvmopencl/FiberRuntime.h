@@ -18,8 +18,8 @@ namespace weft {
 
 /// One work-item of the kernel: the argument frame K.workgroup filled, the
 /// group's context and the work-item's local ids.
-using FiberBody = void (*)(void *Frame, const WorkGroupContext *Ctx,
-                           uint64_t X, uint64_t Y, uint64_t Z);
+using FiberBody = void (*)(void *Frame, const WorkGroupContext *Ctx, uint64_t X,
+                           uint64_t Y, uint64_t Z);
 
 inline constexpr const char *RunFibersSymbol = "__weft_run_work_group_fibers";
 inline constexpr const char *FiberBarrierSymbol = "__weft_fiber_barrier";

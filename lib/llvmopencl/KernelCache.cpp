@@ -206,6 +206,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
     Field(std::to_string(LocalSize[D]));
   Field(vectorizationDisabled() ? "no-vectorize" : "vectorize");
   Field(horizontalLoopsEnabled() ? "horizontal" : "no-horizontal");
+  Field(scalarizationEnabled() ? "scalarize" : "no-scalarize");
   Field(workGroupMethodName(workGroupMethodFromEnvironment()));
   Field(Bitcode);
   return Hash.final();

@@ -3,11 +3,13 @@
 #include "WeftPasses.h"
 #include "FlattenKernels.h"
 #include "HorizontalLoops.h"
+#include "InterleaveWorkItemLoops.h"
 #include "Launcher.h"
 #include "LowerPrintf.h"
 #include "NormalizeBarriers.h"
 #include "ParallelRegions.h"
 #include "ResolveWorkItemFunctions.h"
+#include "ScalarizeWorkItemLoops.h"
 #include "UniformityAnalysis.h"
 #include "VectorMathVariants.h"
 #include "WorkGroupFibers.h"
@@ -81,6 +83,14 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
          ArrayRef<PassBuilder::PipelineElement>) {
         if (Name == "print<weft-uniformity>") {
           FPM.addPass(UniformityPrinterPass(outs()));
+          return true;
+        }
+        if (Name == "weft-interleave-workitem-loops") {
+          FPM.addPass(InterleaveWorkItemLoopsPass());
+          return true;
+        }
+        if (Name == "weft-scalarize-workitem-loops") {
+          FPM.addPass(ScalarizeWorkItemLoopsPass());
           return true;
         }
         return false;

@@ -22,7 +22,9 @@
 #include "KernelCache.h"
 #include "KernelUtils.h"
 #include "LowerPrintf.h"
+#include "InterleaveWorkItemLoops.h"
 #include "ParallelRegions.h"
+#include "ScalarizeWorkItemLoops.h"
 #include "VectorMathVariants.h"
 #include "WeftPasses.h"
 
@@ -160,6 +162,11 @@ void dumpIR(const Module &M, StringRef Stem) {
 bool vectorizationDisabled() {
   const char *V = getenv("WEFT_DISABLE_VECTORIZE");
   return V && *V && strcmp(V, "0") != 0;
+}
+
+bool scalarizationEnabled() {
+  const char *V = getenv("WEFT_SCALARIZE");
+  return !V || strcmp(V, "0") != 0;
 }
 
 namespace {
@@ -355,6 +362,15 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
              "vectorization for '%s'", Opts.Kernel.c_str());
   }
   PassBuilder PB(&TM, Tuning, std::nullopt, Debug ? &PIC : nullptr);
+  // Right before loop-vectorize: explicit vectors of work-item loops split
+  // (WEFT_SCALARIZE=0 keeps them), then long dependence chains interleaved.
+  if (Tuning.LoopVectorization)
+    PB.registerVectorizerStartEPCallback(
+        [](FunctionPassManager &FPM, OptimizationLevel) {
+          if (scalarizationEnabled())
+            FPM.addPass(ScalarizeWorkItemLoopsPass());
+          FPM.addPass(InterleaveWorkItemLoopsPass());
+        });
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);

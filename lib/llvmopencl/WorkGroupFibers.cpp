@@ -87,8 +87,9 @@ bool isImplicitBarrier(CallInst &I) {
     return true;
   Function &F = *BB->getParent();
   BasicBlock &Entry = F.getEntryBlock();
-  if (Entry.getSingleSuccessor() != BB || BB->getSinglePredecessor() != &Entry ||
-      &BB->front() != &I || !isa<BranchInst>(Next))
+  if (Entry.getSingleSuccessor() != BB ||
+      BB->getSinglePredecessor() != &Entry || &BB->front() != &I ||
+      !isa<BranchInst>(Next))
     return false;
   for (Instruction &E : Entry)
     if (!isa<AllocaInst>(E) && !E.isTerminator())

@@ -61,15 +61,16 @@ TEST_P(WorkGroupFallback, BarrierLadder) {
     EXPECT_GE(Private, 32u * 1024u);
     EXPECT_GE(Max, 64u);
   }
-  for (size_t Local : {size_t(1), size_t(13), size_t(64), std::min<size_t>(Max, 256)}) {
+  for (size_t Local :
+       {size_t(1), size_t(13), size_t(64), std::min<size_t>(Max, 256)}) {
     const size_t N = Local * 5;
     std::vector<cl_uint> In = input(N);
     MemRef InBuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                             N * sizeof(cl_uint), In.data()));
     MemRef OutBuf(makeBuffer(CL_MEM_WRITE_ONLY, N * sizeof(cl_uint)));
     for (int Mask : {0, 0x3fffffff, 0x15555555, 0x2aaaaaaa, 0x1234567}) {
-      SCOPED_TRACE(testing::Message() << "local size " << Local << " mask 0x"
-                                      << std::hex << Mask);
+      SCOPED_TRACE(testing::Message()
+                   << "local size " << Local << " mask 0x" << std::hex << Mask);
       ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &OutBuf));
       ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &InBuf));
       ASSERT_CL_OK(clSetKernelArg(K, 2, Local * sizeof(cl_uint), nullptr));

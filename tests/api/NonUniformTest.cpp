@@ -1,4 +1,4 @@
-//===- tests/api/NonUniformTest.cpp - non-uniform work-groups (OpenCL 2.0+) ===//
+//===- tests/api/NonUniformTest.cpp - non-uniform work-groups -----------===//
 //
 // A program built with -cl-std=CL2.0 or CL3.0 may be enqueued with a global
 // size that is not a multiple of the local size: the last group of each such
@@ -20,8 +20,8 @@ class NonUniformWorkGroups : public DeviceTest {
 protected:
   void SetUp() override {
     DeviceTest::SetUp();
-    cl_bool Supported = deviceInfo<cl_bool>(
-        Device, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT);
+    cl_bool Supported =
+        deviceInfo<cl_bool>(Device, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT);
     if (!Supported) {
       // Weft's CPU devices support them; another platform may not.
       EXPECT_FALSE(testingWeft()) << "Weft devices support non-uniform groups";
@@ -35,10 +35,10 @@ protected:
                     const size_t Local[3]) {
     SCOPED_TRACE(testing::Message()
                  << "global " << Global[0] << "x" << Global[1] << "x"
-                 << Global[2] << " local " << Local[0] << "x" << Local[1]
-                 << "x" << Local[2]);
-    KernelRef K(makeKernel(kernelSource("nonuniform.cl"), "queries",
-                           "-cl-std=CL3.0"));
+                 << Global[2] << " local " << Local[0] << "x" << Local[1] << "x"
+                 << Local[2]);
+    KernelRef K(
+        makeKernel(kernelSource("nonuniform.cl"), "queries", "-cl-std=CL3.0"));
     ASSERT_NE(K.get(), nullptr);
     size_t Total = Global[0] * Global[1] * Global[2];
     MemRef Out(makeBuffer(CL_MEM_WRITE_ONLY, Total * 8 * sizeof(cl_ulong)));
@@ -81,8 +81,9 @@ protected:
 };
 
 TEST_P(NonUniformWorkGroups, DeviceReportsSupport) {
-  EXPECT_EQ(deviceInfo<cl_bool>(Device, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT),
-            CL_TRUE);
+  EXPECT_EQ(
+      deviceInfo<cl_bool>(Device, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT),
+      CL_TRUE);
 }
 
 TEST_P(NonUniformWorkGroups, Queries1D) {
@@ -109,8 +110,8 @@ TEST_P(NonUniformWorkGroups, Queries3D) {
 TEST_P(NonUniformWorkGroups, NullLocalSizeForPrimeGlobalSize) {
   // The implementation chooses; whatever it chose, the work-items must
   // agree with it, and a remainder group lets it avoid groups of one.
-  KernelRef K(makeKernel(kernelSource("nonuniform.cl"), "queries",
-                         "-cl-std=CL3.0"));
+  KernelRef K(
+      makeKernel(kernelSource("nonuniform.cl"), "queries", "-cl-std=CL3.0"));
   ASSERT_NE(K.get(), nullptr);
   const size_t N = 1009;
   MemRef Out(makeBuffer(CL_MEM_WRITE_ONLY, N * 8 * sizeof(cl_ulong)));
@@ -119,8 +120,8 @@ TEST_P(NonUniformWorkGroups, NullLocalSizeForPrimeGlobalSize) {
                                       nullptr, nullptr));
   std::vector<cl_ulong> Got(N * 8);
   ASSERT_CL_OK(clEnqueueReadBuffer(Queue, Out, CL_TRUE, 0,
-                                   Got.size() * sizeof(cl_ulong), Got.data(),
-                                   0, nullptr, nullptr));
+                                   Got.size() * sizeof(cl_ulong), Got.data(), 0,
+                                   nullptr, nullptr));
   size_t Enqueued = Got[1] & 0xffff;
   ASSERT_GE(Enqueued, 1u);
   if (testingWeft())
@@ -150,8 +151,8 @@ TEST_P(NonUniformWorkGroups, BarrierAndLocalMemory2D) {
   MemRef OutBuf(makeBuffer(CL_MEM_WRITE_ONLY, N * sizeof(cl_uint)));
   ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &OutBuf));
   ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &InBuf));
-  ASSERT_CL_OK(clSetKernelArg(K, 2, Local[0] * Local[1] * sizeof(cl_uint),
-                              nullptr));
+  ASSERT_CL_OK(
+      clSetKernelArg(K, 2, Local[0] * Local[1] * sizeof(cl_uint), nullptr));
   ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 2, nullptr, Global, Local, 0,
                                       nullptr, nullptr));
   std::vector<cl_uint> Out(N);
@@ -169,8 +170,8 @@ TEST_P(NonUniformWorkGroups, BarrierAndLocalMemory2D) {
 }
 
 TEST_P(NonUniformWorkGroups, ReductionInRemainderGroup) {
-  KernelRef K(makeKernel(kernelSource("nonuniform.cl"), "group_sum",
-                         "-cl-std=CL2.0"));
+  KernelRef K(
+      makeKernel(kernelSource("nonuniform.cl"), "group_sum", "-cl-std=CL2.0"));
   ASSERT_NE(K.get(), nullptr);
   for (size_t Local : {size_t(1), size_t(7), size_t(64), size_t(256)}) {
     const size_t N = 1000;
@@ -227,8 +228,8 @@ TEST_P(NonUniformWorkGroups, UniformProgramsRefuse) {
 }
 
 TEST_P(NonUniformWorkGroups, KernelLimitsStillApply) {
-  KernelRef K(makeKernel(kernelSource("nonuniform.cl"), "queries",
-                         "-cl-std=CL3.0"));
+  KernelRef K(
+      makeKernel(kernelSource("nonuniform.cl"), "queries", "-cl-std=CL3.0"));
   ASSERT_NE(K.get(), nullptr);
   MemRef Out(makeBuffer(CL_MEM_WRITE_ONLY, 64));
   ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Out));
@@ -248,16 +249,16 @@ TEST_P(NonUniformWorkGroups, KernelLimitsStillApply) {
 }
 
 TEST_P(NonUniformWorkGroups, SurvivesProgramBinary) {
-  KernelRef Built(makeKernel(kernelSource("nonuniform.cl"), "queries",
-                             "-cl-std=CL3.0"));
+  KernelRef Built(
+      makeKernel(kernelSource("nonuniform.cl"), "queries", "-cl-std=CL3.0"));
   ASSERT_NE(Built.get(), nullptr);
   size_t Size = 0;
-  ASSERT_CL_OK(clGetProgramInfo(Program, CL_PROGRAM_BINARY_SIZES,
-                                sizeof(Size), &Size, nullptr));
+  ASSERT_CL_OK(clGetProgramInfo(Program, CL_PROGRAM_BINARY_SIZES, sizeof(Size),
+                                &Size, nullptr));
   std::vector<unsigned char> Binary(Size);
   unsigned char *Ptr = Binary.data();
-  ASSERT_CL_OK(clGetProgramInfo(Program, CL_PROGRAM_BINARIES, sizeof(Ptr),
-                                &Ptr, nullptr));
+  ASSERT_CL_OK(clGetProgramInfo(Program, CL_PROGRAM_BINARIES, sizeof(Ptr), &Ptr,
+                                nullptr));
   const unsigned char *Bytes = Binary.data();
   cl_int Status = CL_SUCCESS, Err = CL_SUCCESS;
   ProgramRef Loaded(clCreateProgramWithBinary(Context, 1, &Device, &Size,
@@ -272,8 +273,9 @@ TEST_P(NonUniformWorkGroups, SurvivesProgramBinary) {
   ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, &Local, 0,
                                       nullptr, nullptr));
   cl_ulong Last[8];
-  ASSERT_CL_OK(clEnqueueReadBuffer(Queue, Out, CL_TRUE, 9 * 8 * sizeof(cl_ulong),
-                                   sizeof(Last), Last, 0, nullptr, nullptr));
+  ASSERT_CL_OK(clEnqueueReadBuffer(Queue, Out, CL_TRUE,
+                                   9 * 8 * sizeof(cl_ulong), sizeof(Last), Last,
+                                   0, nullptr, nullptr));
   EXPECT_EQ(Last[0], 2u | 1ull << 16 | 1ull << 32) << "get_local_size";
 }
 
