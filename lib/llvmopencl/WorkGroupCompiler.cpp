@@ -24,6 +24,7 @@
 #include "LowerPrintf.h"
 #include "InterleaveWorkItemLoops.h"
 #include "ParallelRegions.h"
+#include "PerfMap.h"
 #include "ScalarizeWorkItemLoops.h"
 #include "VectorMathVariants.h"
 #include "WeftPasses.h"
@@ -193,6 +194,7 @@ JIT &getJIT() {
       return J;
     }
     J->Jit = std::move(*Jit);
+    enablePerfMap(*J->Jit);
     char Prefix = J->Jit->getDataLayout().getGlobalPrefix();
     orc::JITDylib &Main = J->Jit->getMainJITDylib();
     // libweft is dlopen'ed RTLD_LOCAL by the ICD loader, so libm may not
