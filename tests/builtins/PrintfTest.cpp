@@ -226,6 +226,27 @@ TEST_P(Printf, HelperFunctionsAndDoubles) {
   EXPECT_EQ(Text, Expected);
 }
 
+// cl_khr_fp16: a half argument is promoted to double like a float; h with
+// a vector specifier and a floating conversion means halfn.
+const char *HalfSource = R"(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+kernel void k(global int *r) {
+  half h = 1.5h;
+  half4 v = (half4)(-2.25h, 65504.0h, 0x1p-24h, 0.1h);
+  r[0] = printf("half %f %a|%v4hf|%.3v2he\n", h, -h, v, v.s01);
+}
+)";
+
+TEST_P(Printf, Half) {
+  std::vector<cl_int> Results(1, 99);
+  std::string Text = run(HalfSource, 1, 1, Results, {});
+  EXPECT_EQ(Results[0], 0);
+  // 0.1h is 0x1.998p-4.
+  EXPECT_EQ(Text, format("half %f %a|", 1.5, -1.5) +
+                      joined("%f", {-2.25, 65504.0, 0x1p-24, 0x1.998p-4}) +
+                      "|" + joined("%.3e", {-2.25, 65504.0}) + "\n");
+}
+
 // Many work-items, two calls each around a barrier: every line whole,
 // each exactly once, all of them out when clFinish returns.
 const char *ManySource = R"(
