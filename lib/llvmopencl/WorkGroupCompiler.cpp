@@ -334,6 +334,14 @@ bool hasValidLauncher(Module &M, const std::string &Kernel,
   raw_string_ostream VerifyStream(VerifyErrors);
   if (!M.getFunction(launcherName(Kernel))) {
     Error = "no work-group function for '" + Kernel + "'";
+    // Declined by the region method and not taken by the fallback
+    // (WEFT_WG_METHOD=regions): say why.
+    for (Function &F : M)
+      if (derivedFrom(F, WorkItemAttr) == Kernel &&
+          F.hasFnAttribute(FallbackReasonAttr))
+        Error += ": the region method declines it (" +
+                 F.getFnAttribute(FallbackReasonAttr).getValueAsString().str() +
+                 ")";
     return false;
   }
   if (verifyModule(M, &VerifyStream)) {
@@ -604,7 +612,7 @@ WorkGroupFunction compileWorkGroupFunction(const std::string &Bitcode,
     if (optimize(M, *TM, Opts, OptDisable, Target.SimdBytes, PassError))
       break;
     if (Opts.Method != WorkGroupMethod::Auto) {
-      Error = "internal error: " + PassError + " (WEFT_WG_METHOD=" +
+      Error = PassError + " (WEFT_WG_METHOD=" +
               workGroupMethodName(Opts.Method) + ")";
       return Result;
     }

@@ -165,7 +165,7 @@ def run_clpeak(target):
     try:
         proc = subprocess.run(
             [exe, "-p", "0", "-d", str(target.device), "--compute-sp",
-             "--global-bandwidth"],
+             "--compute-dp", "--global-bandwidth"],
             env=target.env({}), stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, text=True, timeout=600)
     except subprocess.TimeoutExpired:
@@ -348,6 +348,13 @@ def main():
     print("machine limit (estimate): %d cores x %s MHz x %d SP FLOP/cycle = "
           "%.0f GFLOP/s" % (cores, "%.0f" % mhz if mhz else "?",
                              flop_per_cycle, peak))
+    native = os.path.join(build_dir, "tools", "native-peak", "weft-native-peak")
+    if os.path.isfile(native):
+        proc = subprocess.run([native, "--mib", "256"], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True, timeout=600)
+        print("machine limit (measured by %s):" % os.path.relpath(native))
+        for line in proc.stdout.splitlines():
+            print("   " + line.strip())
     for t in (first, second):
         out = run_clpeak(t)
         if out is None:
@@ -355,7 +362,7 @@ def main():
             break
         print("-- clpeak on %s" % t.label)
         for line in out.splitlines():
-            if re.search(r"float|GFLOPS|GBPS|bandwidth|Platform|Device",
+            if re.search(r"float|double|GFLOPS|GBPS|bandwidth|Platform|Device",
                          line, re.I):
                 print("   " + line.strip())
     return 0
