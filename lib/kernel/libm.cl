@@ -96,10 +96,14 @@ float libm_nextafterf(float, float) __asm__("nextafterf");
   FOR_VECTOR_WIDTHS(VEC2, NAME, float)                                         \
   FOR_VECTOR_WIDTHS(VEC2, NAME, double)
 
+// x or y by magnitude; fmax/fmin when the magnitudes are equal or
+// unordered, so that a NaN operand gives the other one.
 static inline double maxmagMinmag(double X, double Y, bool Max) {
   double AX = __builtin_fabs(X), AY = __builtin_fabs(Y);
-  if (AX != AY)
-    return (AX > AY) == Max ? X : Y;
+  if (AX > AY)
+    return Max ? X : Y;
+  if (AY > AX)
+    return Max ? Y : X;
   return Max ? __builtin_fmax(X, Y) : __builtin_fmin(X, Y);
 }
 
@@ -282,8 +286,29 @@ FOR_VECTOR_WIDTHS(VEC_FI, ldexp, double, int)
 FOR_VECTOR_WIDTHS(DEF_LDEXP_SCALAR_N, float)
 FOR_VECTOR_WIDTHS(DEF_LDEXP_SCALAR_N, double)
 
-int WEFT_OVL ilogb(double X) { return __builtin_ilogb(X); }
-int WEFT_OVL ilogb(float X) { return __builtin_ilogbf(X); }
+// ilogb from the bit pattern, a denormal's exponent from its leading one:
+// glibc's ilogb gives INT_MIN for NaN, opencl-c-base.h's FP_ILOGBNAN is
+// INT_MAX (and FP_ILOGB0 is INT_MIN). Infinities give INT_MAX, as in C99.
+int WEFT_OVL ilogb(double X) {
+  ulong A = as_ulong(X) & 0x7ffffffffffffffful;
+  if (A == 0)
+    return FP_ILOGB0;
+  if (A >= 0x7ff0000000000000ul)
+    return A == 0x7ff0000000000000ul ? INT_MAX : FP_ILOGBNAN;
+  if (A < 0x0010000000000000ul) // denormal: 2^-1074 times the mantissa
+    return 63 - (int)clz(A) - 1074;
+  return (int)(A >> 52) - 1023;
+}
+int WEFT_OVL ilogb(float X) {
+  uint A = as_uint(X) & 0x7fffffffu;
+  if (A == 0)
+    return FP_ILOGB0;
+  if (A >= 0x7f800000u)
+    return A == 0x7f800000u ? INT_MAX : FP_ILOGBNAN;
+  if (A < 0x00800000u) // denormal: 2^-149 times the mantissa
+    return 31 - (int)clz(A) - 149;
+  return (int)(A >> 23) - 127;
+}
 FOR_VECTOR_WIDTHS(VEC_RETI, ilogb, float, int)
 FOR_VECTOR_WIDTHS(VEC_RETI, ilogb, double, int)
 

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "KernelCache.h"
 #include "CompilerInternals.h"
+#include "HorizontalLoops.h"
 #include "WeftPasses.h"
 
 #include "weft/debug.h"
@@ -204,6 +205,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   for (unsigned D = 0; D < 3; ++D)
     Field(std::to_string(LocalSize[D]));
   Field(vectorizationDisabled() ? "no-vectorize" : "vectorize");
+  Field(horizontalLoopsEnabled() ? "horizontal" : "no-horizontal");
   Field(scalarizationEnabled() ? "scalarize" : "no-scalarize");
   Field(workGroupMethodName(workGroupMethodFromEnvironment()));
   Field(Bitcode);

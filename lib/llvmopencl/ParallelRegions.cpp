@@ -38,6 +38,13 @@
 // consecutive work-items of the x loop touch consecutive addresses and the
 // vectorizer sees unit-stride accesses. Every other alloca is shared by the
 // work-items in turn, and SROA promotes it back to SSA values later.
+// Two exceptions keep context arrays for what needs them: a value that
+// UniformityAnalysis proves uniform gets one scalar slot for the group
+// (copyContextValues says how regions that redefine it stay correct), and
+// cheap expressions of the local ids, the arguments and the work-group
+// context are recomputed where they are used instead of being carried
+// (rematerializeCheapValues), which also keeps an address like
+// B[K * N + get_global_id(0)] visibly consecutive in the x loop.
 //
 // The loops carry llvm.loop.parallel_accesses like WorkItemLoops's; the
 // constant trip counts come from the local size the function is specialized
@@ -49,6 +56,7 @@
 #include "BarrierUtils.h"
 #include "KernelUtils.h"
 #include "ParallelLoops.h"
+#include "UniformityAnalysis.h"
 #include "RegionMethodLimits.h"
 #include "WorkGroupContextLayout.h"
 
@@ -116,10 +124,102 @@ bool isNormalized(Function &F) {
   return Returns == 1;
 }
 
+/// Instructions at most in a tree rematerializeCheapValues copies.
+constexpr unsigned MaxRematerialized = 16;
+
+/// Collects, operands first, the instructions of the expression V is when
+/// V can be recomputed anywhere it is used: instructions without side
+/// effects over arguments (the kernel's, the context pointer, the local
+/// ids), constants and invariant loads of the work-group context.
+bool collectRecomputable(Value *V, SmallVectorImpl<Instruction *> &Tree,
+                         SmallPtrSetImpl<Instruction *> &Seen) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return isa<Argument>(V) || isa<Constant>(V);
+  if (Seen.count(I))
+    return true;
+  if (isa<PHINode>(I) || isa<AllocaInst>(I) || I->isTerminator() ||
+      I->mayHaveSideEffects() || I->isEHPad())
+    return false;
+  if (I->mayReadFromMemory()) {
+    auto *L = dyn_cast<LoadInst>(I);
+    if (!L || !L->isSimple() ||
+        !L->hasMetadata(LLVMContext::MD_invariant_load))
+      return false;
+  }
+  if (auto *CB = dyn_cast<CallBase>(I))
+    if (!CB->getCalledFunction() || !CB->getCalledFunction()->isIntrinsic() ||
+        !CB->doesNotAccessMemory())
+      return false;
+  Seen.insert(I);
+  for (Value *Op : I->operands())
+    if (!collectRecomputable(Op, Tree, Seen))
+      return false;
+  Tree.push_back(I);
+  return Tree.size() <= MaxRematerialized;
+}
+
+/// Recomputes cheap expressions of the local ids, the arguments and the
+/// work-group context (get_global_id(0), Row * N + Col) in each block that
+/// uses them instead of carrying them from their definition. Carried
+/// across a barrier, such a value would cost a context array, and loaded
+/// from one it would hide from the vectorizer that B[K * N + Col] is
+/// consecutive in the x work-items (a gather instead of a vector load).
+/// Recomputing at a use is safe: its definition dominates the use, so the
+/// copy runs only where the original did.
+void rematerializeCheapValues(Function &F) {
+  SmallVector<Instruction *, 32> Candidates;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB) {
+      if (isa<AllocaInst>(I) || isa<PHINode>(I) || I.getType()->isVoidTy())
+        continue;
+      if (any_of(I.users(), [&](User *U) {
+            auto *UI = cast<Instruction>(U);
+            return UI->getParent() != &BB || isa<PHINode>(UI);
+          }))
+        Candidates.push_back(&I);
+    }
+  for (Instruction *I : Candidates) {
+    SmallVector<Instruction *, 16> Tree;
+    SmallPtrSet<Instruction *, 16> Seen;
+    if (!collectRecomputable(I, Tree, Seen))
+      continue;
+    SmallVector<Use *, 8> Far;
+    for (Use &U : I->uses()) {
+      auto *UI = cast<Instruction>(U.getUser());
+      if (UI->getParent() != I->getParent() || isa<PHINode>(UI))
+        Far.push_back(&U);
+    }
+    for (Use *U : Far) {
+      auto *UI = cast<Instruction>(U->getUser());
+      Instruction *Before = UI;
+      if (auto *Phi = dyn_cast<PHINode>(UI))
+        Before = Phi->getIncomingBlock(*U)->getTerminator();
+      if (isBarrierBlock(*Before->getParent()))
+        continue;
+      ValueToValueMapTy Copies;
+      for (Instruction *T : Tree) {
+        Instruction *Copy = T->clone();
+        Copy->setName(T->getName() + ".remat");
+        Copy->insertBefore(Before);
+        RemapInstruction(Copy, Copies,
+                         RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+        Copies[T] = Copy;
+      }
+      U->set(Copies[I]);
+    }
+  }
+  for (Instruction *I : Candidates)
+    RecursivelyDeleteTriviallyDeadInstructions(I);
+}
+
 /// Demotes every SSA value used outside its block, and every PHI, to an
 /// alloca, so that copying blocks into regions needs no SSA repair. Returns
-/// the new allocas, which hold whole values (a store kills the old one).
-SmallPtrSet<AllocaInst *, 32> demoteCrossBlockValues(Function &F) {
+/// the new allocas, which hold whole values (a store kills the old one);
+/// those of values UI proves uniform are also added to Uniform.
+SmallPtrSet<AllocaInst *, 32>
+demoteCrossBlockValues(Function &F, const UniformityInfo &UI,
+                       SmallPtrSetImpl<AllocaInst *> &Uniform) {
   SmallPtrSet<AllocaInst *, 32> Demoted;
   BasicBlock &Entry = F.getEntryBlock();
   SmallVector<Instruction *, 64> Escaping;
@@ -135,16 +235,26 @@ SmallPtrSet<AllocaInst *, 32> demoteCrossBlockValues(Function &F) {
         }
       }
     }
-  for (Instruction *I : Escaping)
-    if (AllocaInst *A = DemoteRegToStack(*I))
+  for (Instruction *I : Escaping) {
+    bool IsUniform = UI.isUniform(I);
+    if (AllocaInst *A = DemoteRegToStack(*I)) {
       Demoted.insert(A);
+      if (IsUniform)
+        Uniform.insert(A);
+    }
+  }
   SmallVector<PHINode *, 32> Phis;
   for (BasicBlock &BB : F)
     for (PHINode &P : BB.phis())
       Phis.push_back(&P);
-  for (PHINode *P : Phis)
-    if (AllocaInst *A = DemotePHIToStack(P))
+  for (PHINode *P : Phis) {
+    bool IsUniform = UI.isUniform(P);
+    if (AllocaInst *A = DemotePHIToStack(P)) {
       Demoted.insert(A);
+      if (IsUniform)
+        Uniform.insert(A);
+    }
+  }
   return Demoted;
 }
 
@@ -272,10 +382,12 @@ bool isMemoryLiveAcrossBarrier(AllocaInst *A, const BarrierGraph &G) {
 
 /// A demoted value live across barriers: its alloca stays, and each region
 /// that uses it copies its context slot in at the start of a work-item's
-/// pass and out at the end (WorkGroupBuilder::copyContextValues).
+/// pass and out at the end (WorkGroupBuilder::copyContextValues). A uniform
+/// value has one scalar slot for the group instead of a context array.
 struct ContextValue {
   AllocaInst *Alloca;
   uint64_t Offset; ///< of work-item 0's slot in the arena
+  bool Uniform = false;
 };
 
 /// The linear index of a work-item in the context arrays. The same formula,
@@ -297,6 +409,7 @@ Value *contextIndex(IRBuilder<> &B, Value *const Lid[3],
 /// size in bytes.
 uint64_t formContextArrays(Function &F, const BarrierGraph &G,
                            const SmallPtrSetImpl<AllocaInst *> &Demoted,
+                           const SmallPtrSetImpl<AllocaInst *> &Uniform,
                            std::array<uint64_t, 3> LocalSize,
                            SmallVectorImpl<ContextValue> &Values) {
   const DataLayout &DL = F.getParent()->getDataLayout();
@@ -341,6 +454,11 @@ uint64_t formContextArrays(Function &F, const BarrierGraph &G,
 
   uint64_t Offset = 0;
   for (AllocaInst *A : Context) {
+    if (Uniform.count(A)) {
+      LLVM_DEBUG(dbgs() << "uniform, one scalar: " << *A << "\n");
+      Values.push_back({A, 0, /*Uniform=*/true});
+      continue;
+    }
     Align Al = std::max(A->getAlign(), Align(4));
     uint64_t Stride = alignTo(A->getAllocationSize(DL)->getFixedValue(), Al);
     Offset = alignTo(Offset, std::max(Al, Align(64)));
@@ -408,6 +526,11 @@ public:
         BaseMap[A] = Copy;
       }
     State = B.CreateAlloca(B.getInt32Ty(), nullptr, "next.barrier");
+    for (const ContextValue &V : Values)
+      if (V.Uniform)
+        UniformSlot[V.Alloca] =
+            B.CreateAlloca(V.Alloca->getAllocatedType(), nullptr,
+                           V.Alloca->getName() + ".uniform");
     for (unsigned I = 0; I <= NumKernelArgs; ++I)
       Base.push_back({WI.getArg(I), WG->getArg(I)});
 
@@ -522,7 +645,7 @@ private:
     B.CreateBr(R.Blocks.empty() ? cast<BasicBlock>(VMap[R.Next[0]])
                                 : cast<BasicBlock>(VMap[R.Blocks[0]]));
     Value *const Lid[3] = {Id[0], Id[1], Id[2]};
-    copyContextValues(Copies, Header[0], Latch[0], Lid);
+    copyContextValues(Copies, Pre, Header[0], Latch[0], After, Lid);
 
     // A work-item's pass through the region, header to x latch. The loops
     // are parallel by the execution model; whether LLVM may be told so
@@ -565,11 +688,22 @@ private:
   /// (mayReadAfterWriteInIteration), harmless to this order but not to
   /// store-then-reload. A value stored in the region is loaded first too,
   /// so that paths which do not define it write the old value back.
-  void copyContextValues(ArrayRef<BasicBlock *> Copies, BasicBlock *Header,
-                         BasicBlock *Latch, Value *const Id[3]) {
+  ///
+  /// A uniform value has one scalar slot. It cannot be the alloca the
+  /// work-items share in turn: in a region that redefines it (a loop
+  /// counter) work-item 1 would start from what work-item 0 stored. So it
+  /// is read once before the work-item loops (Pre), given to every
+  /// work-item at the top of its pass, and the value the last work-item
+  /// leaves, the same as every other's, is written back after the loops
+  /// (After).
+  void copyContextValues(ArrayRef<BasicBlock *> Copies, BasicBlock *Pre,
+                         BasicBlock *Header, BasicBlock *Latch,
+                         BasicBlock *After, Value *const Id[3]) {
     SmallPtrSet<BasicBlock *, 32> InRegion(Copies.begin(), Copies.end());
     IRBuilder<> In(Header, Header->getFirstInsertionPt());
     IRBuilder<> Out(Latch, Latch->getFirstInsertionPt());
+    IRBuilder<> Before(Pre->getTerminator());
+    IRBuilder<> Done(After);
     Value *ArenaIn = nullptr, *ArenaOut = nullptr, *LinearIn = nullptr,
           *LinearOut = nullptr;
     Value *Ctx = WG->getArg(WI.arg_size() - 4);
@@ -586,6 +720,14 @@ private:
       if (!Loaded && !Stored)
         continue;
       Type *Ty = A->getAllocatedType();
+      if (V.Uniform) {
+        AllocaInst *Slot = UniformSlot.lookup(V.Alloca);
+        In.CreateAlignedStore(Before.CreateLoad(Ty, Slot, V.Alloca->getName()),
+                              A, A->getAlign());
+        if (Stored)
+          Done.CreateStore(Done.CreateAlignedLoad(Ty, A, A->getAlign()), Slot);
+        continue;
+      }
       uint64_t Stride =
           alignTo(DL.getTypeAllocSize(Ty), std::max(A->getAlign(), Align(4)));
       auto SlotOf = [&](IRBuilder<> &B, Value *&Arena, Value *&Linear) {
@@ -624,6 +766,7 @@ private:
   AllocaInst *State = nullptr;
   SmallVector<std::pair<Value *, Value *>, 32> Base;
   DenseMap<Value *, Value *> BaseMap;
+  DenseMap<AllocaInst *, AllocaInst *> UniformSlot; ///< of a uniform value
   MDNode *Groups[3] = {};
   MDNode *GroupList = nullptr;
 
@@ -634,7 +777,8 @@ public:
 
 } // namespace
 
-PreservedAnalyses ParallelRegionsPass::run(Module &M, ModuleAnalysisManager &) {
+PreservedAnalyses ParallelRegionsPass::run(Module &M,
+                                           ModuleAnalysisManager &MAM) {
   SmallVector<Function *, 4> WorkItemFunctions;
   for (Function &F : M) {
     StringRef Of = derivedFrom(F, WorkItemAttr);
@@ -644,6 +788,9 @@ PreservedAnalyses ParallelRegionsPass::run(Module &M, ModuleAnalysisManager &) {
   }
   if (WorkItemFunctions.empty())
     return PreservedAnalyses::all();
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  FAM.registerPass([] { return UniformityAnalysis(); });
   for (Function *WI : WorkItemFunctions) {
     std::string Of = derivedFrom(*WI, WorkItemAttr).str();
     // Declined before anything changes, so the fallback method
@@ -657,19 +804,31 @@ PreservedAnalyses ParallelRegionsPass::run(Module &M, ModuleAnalysisManager &) {
       WI->addFnAttr(FallbackReasonAttr, Decline);
       continue;
     }
-    SmallPtrSet<AllocaInst *, 32> Demoted = demoteCrossBlockValues(*WI);
+    rematerializeCheapValues(*WI);
+    SmallPtrSet<AllocaInst *, 32> Uniform;
+    SmallPtrSet<AllocaInst *, 32> Demoted;
+    {
+      FAM.invalidate(*WI, PreservedAnalyses::none());
+      const UniformityInfo &UI = FAM.getResult<UniformityAnalysis>(*WI);
+      Demoted = demoteCrossBlockValues(*WI, UI, Uniform);
+      FAM.invalidate(*WI, PreservedAnalyses::none());
+    }
     BarrierGraph G = formRegions(*WI);
     SmallVector<ContextValue, 16> Values;
-    uint64_t ArenaSize = formContextArrays(*WI, G, Demoted, LocalSize, Values);
+    uint64_t ArenaSize =
+        formContextArrays(*WI, G, Demoted, Uniform, LocalSize, Values);
+    size_t UniformScalars = count_if(
+        Values, [](const ContextValue &V) { return V.Uniform; });
     size_t Copied = 0;
     for (const Region &R : G.Regions)
       Copied += R.Blocks.size();
     WEFT_LOG(DebugCompile,
              "kernel '%s': method parallel-regions, %zu barriers (entry and "
              "exit included), %zu regions, %zu of %zu blocks after tail "
-             "duplication, %llu bytes of context arrays",
+             "duplication, %llu bytes of context arrays, %zu uniform values "
+             "live across barriers kept as scalars",
              Of.c_str(), G.Barriers.size(), G.Regions.size(), Copied,
-             WI->size(), (unsigned long long)ArenaSize);
+             WI->size(), (unsigned long long)ArenaSize, UniformScalars);
     WorkGroupBuilder Builder(*WI, G, Values, Of);
     Function *WG = Builder.build(LocalSize);
     WEFT_LOG(DebugCompile,

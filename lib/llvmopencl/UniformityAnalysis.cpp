@@ -25,6 +25,8 @@
 //    for some work-items only, or a different number of times (a loop with a
 //    varying exit). PHIs in those blocks and at the post-dominator are
 //    varying, and so is any value defined there and used outside them.
+//    Those blocks are divergent (UniformityInfo::isDivergent): they may run
+//    for some work-items only, which is where no implicit barrier may go.
 //
 // Everything is varying in a function that is not a work-item function.
 //
@@ -128,6 +130,10 @@ UniformityInfo UniformityAnalysis::run(Function &F,
           continue;
         Stack.append(succ_begin(B), succ_end(B));
       }
+      // The split block itself runs under the branch's own control, unless
+      // the split lies on a cycle it controls (a loop with a varying exit).
+      for (const BasicBlock *B : Region)
+        Info.DivergentBlocks.insert(B);
       Region.insert(BB);
       for (const BasicBlock *B : Region)
         for (const Instruction &In : *B) {

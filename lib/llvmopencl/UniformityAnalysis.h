@@ -10,6 +10,7 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/IR/PassManager.h"
+#include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/Value.h"
 
 namespace llvm {
@@ -25,10 +26,20 @@ public:
   bool isUniform(const llvm::Value *V) const;
   bool isVarying(const llvm::Value *V) const { return !isUniform(V); }
 
+  /// Whether BB may run for some work-items only, or a different number of
+  /// times in different work-items: it lies between a branch on a varying
+  /// condition and that branch's immediate post-dominator (or on a cycle
+  /// through such a branch). A barrier placed in a block that is not
+  /// divergent is reached by every work-item equally often.
+  bool isDivergent(const llvm::BasicBlock *BB) const {
+    return !IsWorkItemFunction || DivergentBlocks.count(BB);
+  }
+
 private:
   friend class UniformityAnalysis;
   bool IsWorkItemFunction = false;
   llvm::DenseSet<const llvm::Value *> Varying;
+  llvm::DenseSet<const llvm::BasicBlock *> DivergentBlocks;
 };
 
 class UniformityAnalysis : public llvm::AnalysisInfoMixin<UniformityAnalysis> {

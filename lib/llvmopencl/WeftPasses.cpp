@@ -2,6 +2,7 @@
 
 #include "WeftPasses.h"
 #include "FlattenKernels.h"
+#include "HorizontalLoops.h"
 #include "InterleaveWorkItemLoops.h"
 #include "Launcher.h"
 #include "LowerPrintf.h"
@@ -30,6 +31,10 @@ void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
   MPM.addPass(FlattenKernelsPass(Opts.Kernel));
   MPM.addPass(ResolveWorkItemFunctionsPass(Opts.Kernel));
   MPM.addPass(LowerPrintfPass(Opts.Kernel));
+  // Implicit barriers only help the region method; fibers would switch at
+  // each one.
+  if (horizontalLoopsEnabled() && Opts.Method != WorkGroupMethod::Fallback)
+    MPM.addPass(HorizontalLoopsPass(Opts.LocalSize, Opts.Kernel));
   MPM.addPass(NormalizeBarriersPass(Opts.Kernel));
   bool AllFibers = Opts.Method == WorkGroupMethod::Fallback;
   if (!AllFibers)
@@ -103,6 +108,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-lower-printf") {
           MPM.addPass(LowerPrintfPass(Opts.Kernel));
+          return true;
+        }
+        if (Name == "weft-horizontal-loops") {
+          MPM.addPass(HorizontalLoopsPass(Opts.LocalSize, Opts.Kernel));
           return true;
         }
         if (Name == "weft-normalize-barriers") {

@@ -1,0 +1,321 @@
+//===- HorizontalLoops.cpp - Implicit barriers in uniform loops -----------===//
+//
+// Horizontal inner-loop parallelization. Without it, the work-item loops
+// are wrapped around the whole kernel, so a loop of the kernel is the
+// innermost loop the vectorizer sees: a sequential chain (a dot product, a
+// mad chain) that stays scalar, with the parallel work-item loop outside:
+//
+//   for x { acc = 0; for k < N { acc += A[k] * B[k][x] } C[x] = acc }
+//
+// When every work-item runs the same trips of the kernel's loop, a barrier
+// at the top of its body changes nothing a kernel may observe (work-items
+// without barriers have no order among themselves), and ParallelRegions
+// then gives the body a work-item loop of its own, inside the kernel's
+// loop: the loops are interchanged, and the work-item loop, whose
+// iterations are independent, is the one that vectorizes:
+//
+//   for k < N { for x { acc[x] += A[k] * B[k][x] } }   for x { C[x] = acc[x] }
+//
+// The implicit barriers go after the loop header's PHIs (every trip starts
+// with all work-items at the same point) and at the top of each exit block
+// (so the code after the loop, which may hold loops of its own, is a region
+// of its own instead of a part of the body's region).
+//
+// Legality. A barrier may only go where every work-item arrives equally
+// often: the loop is barrier-free, its header and exiting blocks are not
+// divergent (UniformityAnalysis: not under a branch on a varying condition,
+// in particular not in a loop with a varying trip count) and every exit
+// condition is uniform. An exit block gets its barrier only when it is not
+// divergent either.
+//
+// Profitability. The barrier costs a pass of the work-item loop per trip
+// (reloading the per-work-item values from their context arrays), so a
+// loop is chosen only when
+//  - its body does per-work-item work (a varying value or memory access),
+//  - every loop nested in it is chosen too, or has a small constant trip
+//    count that O3 unrolls (otherwise the work-item loop would not be
+//    innermost and could not vectorize); a loop with a small constant trip
+//    count is itself left to the unroller, which makes the work-item loop
+//    innermost at no cost,
+//  - it touches no private array left in memory (it would become a context
+//    array with a slot per work-item and element),
+//  - no access walks consecutive elements along the loop's trips while
+//    neighbouring work-items are apart (a row sum, In[I * N + J]): that
+//    loop vectorizes better in its own orientation (with fast math) and
+//    would gather after the interchange,
+//  - it calls no function on vectors (a vector math builtin's SLEEF
+//    function): the scalarizer keeps such a call, and the loop vectorizer
+//    cannot widen a vector-typed call,
+//  - a work-item does not reload what it stored in the same trip
+//    (mayReadAfterWriteInIteration), which would withhold the parallel
+//    annotation from the body's work-item loop,
+//  - the work-group has more than one work-item,
+//  - and the region method will take the kernel (RegionMethodLimits.h);
+//    the fallback method would only pay for the barriers.
+// WEFT_HORIZONTAL=0 turns the pass off.
+//
+//===----------------------------------------------------------------------===//
+#include "HorizontalLoops.h"
+#include "BarrierUtils.h"
+#include "KernelUtils.h"
+#include "ParallelLoops.h"
+#include "RegionMethodLimits.h"
+#include "UniformityAnalysis.h"
+
+#include "weft/debug.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/Scalarizer.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#define DEBUG_TYPE "weft-horizontal-loops"
+
+using namespace llvm;
+
+namespace weft {
+
+bool horizontalLoopsEnabled() {
+  const char *V = getenv("WEFT_HORIZONTAL");
+  return !V || strcmp(V, "0") != 0;
+}
+
+namespace {
+
+/// Loops with at most this many trips are left to full unrolling.
+constexpr unsigned SmallTripCount = 8;
+
+enum class Decision {
+  Chosen,   ///< gets implicit barriers
+  Unrolled, ///< small constant trip count: no barriers, no obstacle either
+  Rejected, ///< left alone, and so is every loop around it
+};
+
+class LoopChooser {
+public:
+  LoopChooser(Function &F, LoopInfo &LI, ScalarEvolution &SE,
+              const UniformityInfo &UI)
+      : F(F), LI(LI), SE(SE), UI(UI) {}
+
+  /// The chosen loops, innermost first.
+  SmallVector<Loop *, 8> choose() {
+    for (Loop *L : LI)
+      decide(L);
+    return Chosen;
+  }
+
+private:
+  Decision decide(Loop *L) {
+    bool SubloopsFit = true;
+    for (Loop *Sub : L->getSubLoops())
+      SubloopsFit &= decide(Sub) != Decision::Rejected;
+    const char *Why = nullptr;
+    Decision D = Decision::Rejected;
+    if (const char *Illegal = whyIllegal(L))
+      Why = Illegal;
+    else if (unsigned Trips = SE.getSmallConstantTripCount(L);
+             Trips && Trips <= SmallTripCount) {
+      Why = "small constant trip count, left to unrolling";
+      D = Decision::Unrolled;
+    } else if (!SubloopsFit)
+      Why = "a nested loop stays around the work-item loop";
+    else if (const char *Unprofitable = whyUnprofitable(L))
+      Why = Unprofitable;
+    else
+      D = Decision::Chosen;
+    if (D == Decision::Chosen) {
+      Chosen.push_back(L);
+      WEFT_LOG(DebugCompile, "%s: loop %s (depth %u): horizontal",
+               F.getName().str().c_str(),
+               L->getHeader()->getName().str().c_str(), L->getLoopDepth());
+    } else {
+      WEFT_LOG(DebugCompile, "%s: loop %s (depth %u): not horizontal: %s",
+               F.getName().str().c_str(),
+               L->getHeader()->getName().str().c_str(), L->getLoopDepth(),
+               Why);
+    }
+    return D;
+  }
+
+  const char *whyIllegal(Loop *L) {
+    if (UI.isDivergent(L->getHeader()))
+      return "reached under a varying condition, or a varying trip count";
+    SmallVector<BasicBlock *, 4> Exiting;
+    L->getExitingBlocks(Exiting);
+    for (BasicBlock *BB : Exiting) {
+      if (UI.isDivergent(BB))
+        return "an exit under a varying condition";
+      Instruction *T = BB->getTerminator();
+      Value *Cond = nullptr;
+      if (auto *Br = dyn_cast<BranchInst>(T); Br && Br->isConditional())
+        Cond = Br->getCondition();
+      else if (auto *Sw = dyn_cast<SwitchInst>(T))
+        Cond = Sw->getCondition();
+      if (!Cond || UI.isVarying(Cond))
+        return "a varying exit condition";
+    }
+    for (BasicBlock *BB : L->blocks())
+      for (Instruction &I : *BB)
+        if (isBarrierCall(I))
+          return "it holds a barrier";
+    return nullptr;
+  }
+
+  const char *whyUnprofitable(Loop *L) {
+    bool Varying = false;
+    for (BasicBlock *BB : L->blocks())
+      for (Instruction &I : *BB) {
+        if (accessesPrivateAlloca(I))
+          return "it uses private memory that would become a context array";
+        if (auto *CB = dyn_cast<CallBase>(&I); CB && !isa<IntrinsicInst>(CB))
+          if (CB->getType()->isVectorTy() ||
+              any_of(CB->args(),
+                     [](Value *A) { return A->getType()->isVectorTy(); }))
+            return "a call on vectors (SLEEF), which the scalarizer keeps "
+                   "and the work-item loop could not vectorize";
+        if (!I.isTerminator() && !I.getType()->isVoidTy() && UI.isVarying(&I))
+          Varying = true;
+        if (I.mayWriteToMemory())
+          Varying = true;
+      }
+    if (!Varying)
+      return "no per-work-item work in it";
+    if (streamsAlongLoop(L))
+      return "it streams through memory along its own trips, and "
+             "across the work-items with a stride (gathers after the "
+             "interchange)";
+    SmallVector<BasicBlock *, 16> Body(L->blocks());
+    if (mayReadAfterWriteInIteration(Body))
+      return "a work-item may reload what it stored in the same trip";
+    return nullptr;
+  }
+
+  /// Whether some access of L walks consecutive elements from one trip to
+  /// the next while neighbouring work-items in x are not consecutive (a row
+  /// sum over In[I * N + J]): the loop in its own orientation reads whole
+  /// vectors, interchanged it would gather.
+  bool streamsAlongLoop(Loop *L) {
+    Value *X = F.getArg(F.arg_size() - 3);
+    ValueToSCEVMapTy NextX;
+    NextX[X] = SE.getAddExpr(SE.getSCEV(X), SE.getOne(X->getType()));
+    const DataLayout &DL = F.getParent()->getDataLayout();
+    for (BasicBlock *BB : L->blocks())
+      for (Instruction &I : *BB) {
+        Value *Ptr = getLoadStorePointerOperand(&I);
+        if (!Ptr || UI.isUniform(Ptr))
+          continue;
+        int64_t Size = DL.getTypeStoreSize(getLoadStoreType(&I));
+        const SCEV *At = SE.getSCEV(Ptr);
+        auto *Trips = dyn_cast<SCEVAddRecExpr>(At);
+        if (!Trips || Trips->getLoop() != L)
+          continue;
+        auto *Step = dyn_cast<SCEVConstant>(Trips->getStepRecurrence(SE));
+        if (!Step || Step->getAPInt().abs() != Size)
+          continue;
+        const SCEV *AtNext = SCEVParameterRewriter::rewrite(At, SE, NextX);
+        auto *Across = dyn_cast<SCEVConstant>(SE.getMinusSCEV(AtNext, At));
+        if (!Across || (!Across->isZero() && Across->getAPInt().abs() != Size))
+          return true;
+      }
+    return false;
+  }
+
+  Function &F;
+  LoopInfo &LI;
+  ScalarEvolution &SE;
+  const UniformityInfo &UI;
+  SmallVector<Loop *, 8> Chosen;
+};
+
+/// The blocks that get an implicit barrier at their top for a chosen loop:
+/// its header (after the PHIs) and each exit block every work-item reaches.
+void collectBarrierBlocks(Loop *L, const UniformityInfo &UI,
+                          SetVector<BasicBlock *> &Blocks) {
+  Blocks.insert(L->getHeader());
+  SmallVector<BasicBlock *, 4> Exits;
+  L->getUniqueExitBlocks(Exits);
+  for (BasicBlock *Exit : Exits)
+    if (!UI.isDivergent(Exit) && !Exit->isEHPad())
+      Blocks.insert(Exit);
+}
+
+} // namespace
+
+PreservedAnalyses HorizontalLoopsPass::run(Module &M,
+                                           ModuleAnalysisManager &MAM) {
+  // One work-item: nothing to interchange with.
+  if (LocalSize[0] * LocalSize[1] * LocalSize[2] < 2)
+    return PreservedAnalyses::all();
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  FAM.registerPass([] { return UniformityAnalysis(); });
+  bool Changed = false;
+  for (Function &F : M) {
+    StringRef Of = derivedFrom(F, WorkItemAttr);
+    if (F.isDeclaration() || Of.empty() || (!Kernel.empty() && Of != Kernel) ||
+        F.arg_size() < 4)
+      continue;
+    if (FAM.getResult<LoopAnalysis>(F).empty())
+      continue;
+    // A kernel the region method will decline goes to the fallback method,
+    // for which implicit barriers are only cost.
+    if (std::string Why = whyRegionMethodDeclines(F); !Why.empty()) {
+      WEFT_LOG(DebugCompile, "%s: no horizontal loops: %s",
+               F.getName().str().c_str(), Why.c_str());
+      continue;
+    }
+    // The loops' values in SSA form, as uniformity needs them: clang leaves
+    // every variable in memory, whose loads count as varying.
+    PreservedAnalyses PA = SROAPass(SROAOptions::ModifyCFG).run(F, FAM);
+    FAM.invalidate(F, PA);
+    if (removeUnreachableBlocks(F))
+      FAM.invalidate(F, PreservedAnalyses::none());
+    Changed = true;
+    LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+    ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+    const UniformityInfo &UI = FAM.getResult<UniformityAnalysis>(F);
+    SmallVector<Loop *, 8> Chosen = LoopChooser(F, LI, SE, UI).choose();
+    if (Chosen.empty())
+      continue;
+    SetVector<BasicBlock *> BarrierBlocks;
+    for (Loop *L : Chosen)
+      collectBarrierBlocks(L, UI, BarrierBlocks);
+    // The loop vectorizer widens scalars only: a float4 accumulator would
+    // keep the work-item loop of the body scalar. Split into four floats,
+    // each gets a context array of its own, consecutive in the work-items,
+    // and the work-item loop vectorizes (the vector loads and stores become
+    // interleaved groups). The blocks survive: the scalarizer changes no
+    // control flow.
+    PA = ScalarizerPass(ScalarizerPassOptions{/*VariableInsertExtract=*/true,
+                                              /*LoadStore=*/true,
+                                              /*MinBits=*/0})
+             .run(F, FAM);
+    FAM.invalidate(F, PA);
+    FunctionCallee Marker = getBarrierMarker(M);
+    for (BasicBlock *BB : BarrierBlocks)
+      CallInst::Create(Marker, "", BB->getFirstInsertionPt());
+    WEFT_LOG(DebugCompile,
+             "kernel '%s': horizontal inner-loop parallelization of %zu "
+             "loops, %zu implicit barriers, vectors scalarized",
+             Of.str().c_str(), Chosen.size(), BarrierBlocks.size());
+    FAM.invalidate(F, PreservedAnalyses::none());
+    assert(!verifyFunction(F, &errs()) && "HorizontalLoops broke the IR");
+  }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace weft
