@@ -34,7 +34,7 @@ template <typename T> BufferArg out(std::vector<T> &V) {
 class BuiltinTest : public DeviceTest {
 protected:
   /// Builds Source (once per call) and runs kernel Name over Global work-items
-  /// with Args as its buffer arguments in order. False after a failure.
+  /// with Args as its buffer arguments in order. False if this call failed.
   bool runKernel(const std::string &Source, const char *Name, size_t Global,
            std::vector<BufferArg> Args, const std::string &Options = "") {
     if (Source != LastSource || Options != LastOptions) {
@@ -49,24 +49,34 @@ protected:
     EXPECT_CL_OK(Err) << " creating kernel " << Name;
     if (Err != CL_SUCCESS)
       return false;
+    // Only this call's own errors count: a failure recorded earlier in the
+    // test (another function's accuracy) must not stop the next function
+    // from being checked.
+    bool Ok = true;
     std::vector<MemRef> Buffers;
     for (size_t I = 0; I < Args.size(); ++I) {
       Buffers.emplace_back(makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                       Args[I].Bytes, Args[I].Host));
       cl_mem M = Buffers.back();
-      EXPECT_CL_OK(clSetKernelArg(K, cl_uint(I), sizeof(cl_mem), &M));
+      cl_int SetErr = clSetKernelArg(K, cl_uint(I), sizeof(cl_mem), &M);
+      EXPECT_CL_OK(SetErr);
+      Ok &= SetErr == CL_SUCCESS;
     }
     Err = clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, nullptr, 0,
                                  nullptr, nullptr);
     EXPECT_CL_OK(Err) << " running " << Name;
     if (Err != CL_SUCCESS)
       return false;
-    for (size_t I = 0; I < Args.size(); ++I)
-      if (Args[I].Output)
-        EXPECT_CL_OK(clEnqueueReadBuffer(Queue, Buffers[I], CL_TRUE, 0,
-                                         Args[I].Bytes, Args[I].Host, 0,
-                                         nullptr, nullptr));
-    return !::testing::Test::HasFailure();
+    for (size_t I = 0; I < Args.size(); ++I) {
+      if (!Args[I].Output)
+        continue;
+      cl_int ReadErr =
+          clEnqueueReadBuffer(Queue, Buffers[I], CL_TRUE, 0, Args[I].Bytes,
+                              Args[I].Host, 0, nullptr, nullptr);
+      EXPECT_CL_OK(ReadErr);
+      Ok &= ReadErr == CL_SUCCESS;
+    }
+    return Ok;
   }
 
   bool deviceHasDouble() {
