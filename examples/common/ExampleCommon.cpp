@@ -269,6 +269,19 @@ std::string deviceName(cl_device_id D) {
 
 } // namespace
 
+cl_platform_id findPlatform(const std::string &Wanted) {
+  cl_uint NumPlatforms = 0;
+  if (clGetPlatformIDs(0, nullptr, &NumPlatforms) != CL_SUCCESS)
+    return nullptr;
+  std::vector<cl_platform_id> Platforms(NumPlatforms);
+  check(clGetPlatformIDs(NumPlatforms, Platforms.data(), nullptr),
+        "clGetPlatformIDs");
+  for (cl_platform_id P : Platforms)
+    if (platformName(P).find(Wanted) != std::string::npos)
+      return P;
+  return nullptr;
+}
+
 int runExample(int Argc, char **Argv, const char *Name, size_t DefaultSize,
                const char *SizeMeaning,
                const std::function<Result(Session &)> &Run) {
@@ -329,12 +342,7 @@ int runExample(int Argc, char **Argv, const char *Name, size_t DefaultSize,
   std::vector<cl_platform_id> Platforms(NumPlatforms);
   check(clGetPlatformIDs(NumPlatforms, Platforms.data(), nullptr),
         "clGetPlatformIDs");
-  cl_platform_id Platform = nullptr;
-  for (cl_platform_id P : Platforms)
-    if (platformName(P).find(Opts.Platform) != std::string::npos) {
-      Platform = P;
-      break;
-    }
+  cl_platform_id Platform = findPlatform(Opts.Platform);
   if (!Platform) {
     fprintf(stderr, "%s: no platform name contains \"%s\"; there are:\n",
             Name, Opts.Platform.c_str());

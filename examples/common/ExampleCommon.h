@@ -74,6 +74,10 @@ const char *errorName(cl_int Err);
 /// Throws Error("<What>: <error name>") unless Err is CL_SUCCESS.
 void check(cl_int Err, const char *What);
 
+/// The first platform whose name contains Wanted (the first of all for an
+/// empty Wanted), or null when none does.
+cl_platform_id findPlatform(const std::string &Wanted);
+
 /// The result of one run on one device.
 struct Result {
   bool Pass = false;

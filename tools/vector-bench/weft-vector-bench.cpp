@@ -29,6 +29,7 @@ namespace {
 
 // examples/common's check(): throws with the error's name; main reports it.
 using example::check;
+using example::findPlatform;
 
 const char *const Source = R"CLC(
 kernel void saxpy(global float *Y, global const float *X, float A) {
@@ -93,24 +94,14 @@ static int run(int Argc, char **Argv) {
   const size_t Local = 256, PerItem = 16;
   N = std::max(Local * PerItem, N / (Local * PerItem) * (Local * PerItem));
 
-  cl_uint NumPlatforms = 0;
-  check(clGetPlatformIDs(0, nullptr, &NumPlatforms), "clGetPlatformIDs");
-  std::vector<cl_platform_id> Platforms(NumPlatforms);
-  clGetPlatformIDs(NumPlatforms, Platforms.data(), nullptr);
-  cl_platform_id Platform = nullptr;
-  char Name[256] = {};
-  for (cl_platform_id P : Platforms) {
-    clGetPlatformInfo(P, CL_PLATFORM_NAME, sizeof(Name), Name, nullptr);
-    if (Wanted.empty() || strstr(Name, Wanted.c_str())) {
-      Platform = P;
-      break;
-    }
-  }
+  cl_platform_id Platform = findPlatform(Wanted);
   if (!Platform) {
     fprintf(stderr, "weft-vector-bench: no platform matches '%s'\n",
             Wanted.c_str());
     return 1;
   }
+  char Name[256] = {};
+  clGetPlatformInfo(Platform, CL_PLATFORM_NAME, sizeof(Name), Name, nullptr);
   cl_device_id Device;
   check(clGetDeviceIDs(Platform, CL_DEVICE_TYPE_ALL, 1, &Device, nullptr),
         "clGetDeviceIDs");
