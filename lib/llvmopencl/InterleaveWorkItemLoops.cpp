@@ -26,6 +26,8 @@
 //===----------------------------------------------------------------------===//
 #include "InterleaveWorkItemLoops.h"
 
+#include "ParallelLoops.h"
+
 #include "weft/debug.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -51,11 +53,6 @@ constexpr unsigned OperationsInFlight = 8;
 constexpr unsigned MaxInterleave = 4;
 /// Below this, loop-vectorize's own small-loop interleaving decides.
 constexpr unsigned MinOperations = 32;
-
-bool isWorkItemLoop(const Loop &L) {
-  return L.isInnermost() &&
-         findOptionMDForLoop(&L, "llvm.loop.parallel_accesses");
-}
 
 /// An operation of the pipelines whose latency a chain waits out.
 bool isArithmetic(const Instruction &I) {
@@ -118,7 +115,7 @@ PreservedAnalyses InterleaveWorkItemLoopsPass::run(Function &F,
   bool Changed = false;
   LoopInfo &LI = AM.getResult<LoopAnalysis>(F);
   for (Loop *L : LI.getLoopsInPreorder()) {
-    if (!isWorkItemLoop(*L) ||
+    if (!isInnermostParallelLoop(*L) ||
         findOptionMDForLoop(L, "llvm.loop.interleave.count"))
       continue;
     ChainShape Shape = measure(*L, LI);

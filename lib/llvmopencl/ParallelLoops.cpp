@@ -7,8 +7,10 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -230,6 +232,11 @@ Function *createWorkGroupShell(Function &WI, StringRef Kernel) {
   WG->addParamAttr(NumKernelArgs, Attribute::NoCapture);
   WG->addParamAttr(NumKernelArgs, Attribute::ReadOnly);
   return WG;
+}
+
+bool isInnermostParallelLoop(const Loop &L) {
+  return L.isInnermost() &&
+         findOptionMDForLoop(&L, "llvm.loop.parallel_accesses");
 }
 
 } // namespace weft

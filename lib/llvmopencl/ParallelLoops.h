@@ -14,6 +14,10 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Metadata.h"
 
+namespace llvm {
+class Loop;
+} // namespace llvm
+
 namespace weft {
 
 /// A distinct loop ID carrying llvm.loop.parallel_accesses for AccessGroup.
@@ -24,6 +28,10 @@ llvm::MDNode *makeParallelLoopID(llvm::LLVMContext &C,
 /// code is put into loops, one alloca serves every work-item in turn, so
 /// such accesses keep their ordinary dependences.
 bool accessesPrivateAlloca(llvm::Instruction &I);
+
+/// Whether L is an innermost loop carrying llvm.loop.parallel_accesses: a
+/// work-item loop the loop vectorizer takes without a dependence proof.
+bool isInnermostParallelLoop(const llvm::Loop &L);
 
 /// Marks I as one of ParallelRegions's copies between a context slot and
 /// the value's alloca at the start or end of a region. Only that copy

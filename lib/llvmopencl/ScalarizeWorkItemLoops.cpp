@@ -32,6 +32,8 @@
 //===----------------------------------------------------------------------===//
 #include "ScalarizeWorkItemLoops.h"
 
+#include "ParallelLoops.h"
+
 #include "weft/debug.h"
 
 #include "llvm/Analysis/LoopInfo.h"
@@ -54,11 +56,6 @@ using namespace llvm;
 namespace weft {
 
 namespace {
-
-bool isWorkItemLoop(const Loop &L) {
-  return L.isInnermost() &&
-         findOptionMDForLoop(&L, "llvm.loop.parallel_accesses");
-}
 
 bool hasVectorType(const Instruction &I) {
   if (I.getType()->isVectorTy())
@@ -104,7 +101,7 @@ Verdict judge(Function &F, LoopInfo &LI, unsigned RegisterBytes) {
     for (Instruction &I : BB) {
       if (isa<DbgInfoIntrinsic>(I) || !hasVectorType(I) || !L)
         continue;
-      if (!isWorkItemLoop(*L) || cannotSplit(I)) {
+      if (!isInnermostParallelLoop(*L) || cannotSplit(I)) {
         LLVM_DEBUG(dbgs() << F.getName() << ": keeps its vectors for " << I
                           << "\n");
         WEFT_LOG(DebugCompile, "%s keeps its vectors: vector code in a loop "
