@@ -2,6 +2,7 @@
 
 #include "WeftPasses.h"
 #include "FlattenKernels.h"
+#include "GroupWorkItemChains.h"
 #include "HorizontalLoops.h"
 #include "InterleaveWorkItemLoops.h"
 #include "Launcher.h"
@@ -83,6 +84,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
          ArrayRef<PassBuilder::PipelineElement>) {
         if (Name == "print<weft-uniformity>") {
           FPM.addPass(UniformityPrinterPass(outs()));
+          return true;
+        }
+        if (Name == "weft-group-workitem-chains") {
+          FPM.addPass(GroupWorkItemChainsPass());
           return true;
         }
         if (Name == "weft-interleave-workitem-loops") {

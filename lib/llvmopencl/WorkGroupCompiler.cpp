@@ -22,6 +22,7 @@
 #include "KernelCache.h"
 #include "KernelUtils.h"
 #include "LowerPrintf.h"
+#include "GroupWorkItemChains.h"
 #include "InterleaveWorkItemLoops.h"
 #include "ParallelRegions.h"
 #include "PerfMap.h"
@@ -373,12 +374,14 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
   }
   PassBuilder PB(&TM, Tuning, std::nullopt, Debug ? &PIC : nullptr);
   // Right before loop-vectorize: explicit vectors of work-item loops split
-  // (WEFT_SCALARIZE=0 keeps them), then long dependence chains interleaved.
+  // (WEFT_SCALARIZE=0 keeps them), many independent chains laid out a few
+  // at a time, then long dependence chains interleaved.
   if (Tuning.LoopVectorization)
     PB.registerVectorizerStartEPCallback(
         [](FunctionPassManager &FPM, OptimizationLevel) {
           if (scalarizationEnabled())
             FPM.addPass(ScalarizeWorkItemLoopsPass());
+          FPM.addPass(GroupWorkItemChainsPass());
           FPM.addPass(InterleaveWorkItemLoopsPass());
         });
   PB.registerModuleAnalyses(MAM);
