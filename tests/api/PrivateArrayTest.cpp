@@ -19,16 +19,6 @@ using namespace weft_test;
 
 namespace {
 
-std::vector<uint32_t> pseudoRandom(size_t N, uint32_t Seed) {
-  std::vector<uint32_t> V(N);
-  uint32_t X = Seed * 2654435761u + 1;
-  for (uint32_t &E : V) {
-    X = X * 1664525u + 1013904223u;
-    E = X >> 7;
-  }
-  return V;
-}
-
 class PrivateArrays : public DeviceTest {};
 
 struct Tiling {
@@ -49,7 +39,7 @@ TEST_P(PrivateArrays, TiledMatrixProduct) {
     const cl_int M = T.MWG * 2, N = T.NWG * 3, Depth = T.KWG * 3;
     std::vector<float> A(size_t(Depth) * M), B(size_t(Depth) * N),
         C(size_t(N) * M, -99.0f);
-    std::vector<uint32_t> Bits = pseudoRandom(A.size() + B.size(), 11);
+    std::vector<uint32_t> Bits = pseudoRandomWords(A.size() + B.size(), 11);
     for (size_t I = 0; I < A.size(); ++I)
       A[I] = float(Bits[I] % 2001) / 1000.0f - 1.0f;
     for (size_t I = 0; I < B.size(); ++I)
@@ -90,7 +80,7 @@ TEST_P(PrivateArrays, ArrayIndexedByData) {
       makeKernel(kernelSource("private_tiles.cl"), "private_histogram"));
   ASSERT_NE(K.get(), nullptr);
   const size_t N = 100;
-  std::vector<uint32_t> In = pseudoRandom(N * 8, 5), Out(N, 0xdeadbeef);
+  std::vector<uint32_t> In = pseudoRandomWords(N * 8, 5), Out(N, 0xdeadbeef);
   MemRef InBuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                           In.size() * sizeof(uint32_t), In.data()));
   MemRef OutBuf(makeBuffer(CL_MEM_WRITE_ONLY, N * sizeof(uint32_t)));
