@@ -17,11 +17,24 @@
 // does it. The driver's worker threads run other kernels in between, so
 // the launcher, not the thread, owns the mode.
 //
-// K.workgroup is then inlined, and the automatic __local variables of the
-// kernel (clang makes them internal globals in address space 3) become
-// allocas of the launcher's frame: one copy per work-group call, private to
-// the worker running it, which is the OpenCL semantics while the work-items
-// of a group run on one thread.
+// The automatic __local variables of the kernel (clang makes them internal
+// globals in address space 3) live in the worker's local memory, next to
+// its __local arguments, not in the launcher's frame: they may take up to
+// CL_DEVICE_LOCAL_MEM_SIZE, more than a worker thread's stack may hold.
+// The launcher lays them out in module order, each at a multiple of its
+// alignment (BuildProgram.cpp measures CL_KERNEL_LOCAL_MEM_SIZE the same
+// way), records the block's size on itself (LocalVariablesAttr) and
+// addresses each variable at its offset in WorkGroupContext::LocalVariables:
+//
+//   K.workgroup(args..., ctx)          uses @K.tile, @K.sum
+//   becomes
+//   K.workgroup(args..., ctx, ptr noalias %locals)
+//     K.tile = %locals + 0, K.sum = %locals + 1024
+//
+// The block reaches K.workgroup as a noalias parameter so that inlining
+// turns it into scoped alias metadata: the variables stay known not to
+// alias the kernel's buffers, as they were when they were allocas.
+// K.workgroup is then inlined into the launcher.
 //
 //===----------------------------------------------------------------------===//
 #include "Launcher.h"
@@ -30,7 +43,9 @@
 
 #include "weft/launcher.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicsX86.h"
@@ -41,6 +56,7 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #include <cstddef>
+#include <tuple>
 
 #define DEBUG_TYPE "weft-launcher"
 
@@ -57,6 +73,8 @@ static_assert(offsetof(weft::WorkGroupContext, EnqueuedLocalSize) == 128,
               "layout");
 static_assert(offsetof(weft::WorkGroupContext, PrivateArena) == 152, "layout");
 static_assert(offsetof(weft::WorkGroupContext, Printf) == 160, "layout");
+static_assert(offsetof(weft::WorkGroupContext, LocalVariables) == 168,
+              "layout");
 static_assert(offsetof(weft::PrintfBuffer, Used) == 0 &&
                   offsetof(weft::PrintfBuffer, Capacity) == 8 &&
                   offsetof(weft::PrintfBuffer, Data) == 16,
@@ -89,6 +107,108 @@ Value *setFlushToZero(IRBuilder<> &B) {
   return Saved;
 }
 
+/// Whether F uses GV, looking through constant expressions.
+bool isUsedIn(GlobalVariable &GV, Function &F) {
+  SmallVector<User *, 8> Work(GV.users());
+  while (!Work.empty()) {
+    User *U = Work.pop_back_val();
+    if (auto *I = dyn_cast<Instruction>(U)) {
+      if (I->getFunction() == &F)
+        return true;
+    } else if (isa<ConstantExpr>(U)) {
+      Work.append(U->user_begin(), U->user_end());
+    }
+  }
+  return false;
+}
+
+/// The automatic __local variables F uses, in module order.
+SmallVector<GlobalVariable *, 4> localsUsedBy(Function &F) {
+  SmallVector<GlobalVariable *, 4> Locals;
+  for (GlobalVariable &GV : F.getParent()->globals())
+    if (GV.getAddressSpace() == LocalAddressSpace && isUsedIn(GV, F))
+      Locals.push_back(&GV);
+  return Locals;
+}
+
+/// WG with one more parameter, a noalias pointer to the block of Locals
+/// laid out as Layout says, which replaces the globals in its body. WG is
+/// left an empty declaration.
+Function *withLocalVariableBlock(Function &WG,
+                                 ArrayRef<GlobalVariable *> Locals,
+                                 const LocalVariableLayout &Layout) {
+  LLVMContext &C = WG.getContext();
+  SmallVector<Type *, 8> Params(WG.getFunctionType()->params());
+  Params.push_back(PointerType::get(C, 0));
+  auto *FTy = FunctionType::get(WG.getReturnType(), Params, false);
+  Function *NF = Function::Create(FTy, WG.getLinkage(), WG.getAddressSpace(),
+                                  "", WG.getParent());
+  NF->copyAttributesFrom(&WG);
+  NF->copyMetadata(&WG, 0);
+  NF->takeName(&WG);
+  NF->splice(NF->begin(), &WG);
+  for (auto [Old, New] : zip(WG.args(), NF->args())) {
+    Old.replaceAllUsesWith(&New);
+    New.takeName(&Old);
+  }
+  Argument *Block = NF->getArg(WG.arg_size());
+  Block->setName("locals");
+  NF->addParamAttr(Block->getArgNo(), Attribute::NoAlias);
+
+  // Constant-expression uses become instructions first, so that the
+  // globals' uses in NF can be told from those elsewhere.
+  SmallVector<Constant *, 4> AsConstants(Locals.begin(), Locals.end());
+  convertUsersOfConstantsToInstructions(AsConstants, NF);
+  BasicBlock &Entry = NF->getEntryBlock();
+  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+  for (auto [GV, Offset] : zip(Locals, Layout.Offsets)) {
+    Value *Addr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Block, Offset,
+                                               "weft.local." + GV->getName());
+    Value *AsLocal = B.CreateAddrSpaceCast(Addr, GV->getType());
+    GV->replaceUsesWithIf(AsLocal, [&](Use &U) {
+      auto *I = dyn_cast<Instruction>(U.getUser());
+      return I && I->getFunction() == NF;
+    });
+  }
+  return NF;
+}
+
+/// Loads WorkGroupContext::LocalVariables, aligned to Layout.MaxAlign;
+/// returns it and the bytes the driver must provide there.
+std::pair<Value *, uint64_t>
+loadLocalVariableBlock(IRBuilder<> &B, Value *Ctx,
+                       const LocalVariableLayout &Layout) {
+  LLVMContext &C = B.getContext();
+  Value *Addr =
+      B.CreateStructGEP(getWorkGroupContextType(C), Ctx, CtxLocalVariables);
+  LoadInst *Block = B.CreateAlignedLoad(PointerType::get(C, 0), Addr,
+                                        Align(8), "locals");
+  // The context does not change while the group runs, and the driver
+  // provides the block as launcher.h promises.
+  auto Int64MD = [&](uint64_t V) {
+    return MDNode::get(C, ConstantAsMetadata::get(B.getInt64(V)));
+  };
+  Block->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(C, {}));
+  Block->setMetadata(LLVMContext::MD_nonnull, MDNode::get(C, {}));
+  Block->setMetadata(LLVMContext::MD_align, Int64MD(LocalVariablesAlignment));
+  uint64_t Size = Layout.Size;
+  if (Layout.MaxAlign.value() <= LocalVariablesAlignment) {
+    Block->setMetadata(LLVMContext::MD_dereferenceable, Int64MD(Size));
+    return {Block, Size};
+  }
+  // A variable declared with a stricter alignment: round the block up
+  // within the slack the launcher asks for.
+  uint64_t A = Layout.MaxAlign.value();
+  Size += A - LocalVariablesAlignment;
+  Block->setMetadata(LLVMContext::MD_dereferenceable, Int64MD(Size));
+  Value *Up = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Block, A - 1);
+  Value *Aligned = B.CreateIntrinsic(Intrinsic::ptrmask,
+                                     {Block->getType(), B.getInt64Ty()},
+                                     {Up, B.getInt64(~(A - 1))}, nullptr,
+                                     "locals.aligned");
+  return {Aligned, Size};
+}
+
 Function *createLauncher(Function &WG, StringRef Kernel) {
   LLVMContext &C = WG.getContext();
   Module &M = *WG.getParent();
@@ -115,10 +235,23 @@ Function *createLauncher(Function &WG, StringRef Kernel) {
   L->addDereferenceableParamAttr(1, sizeof(WorkGroupContext));
 
   IRBuilder<> B(BasicBlock::Create(C, "entry", L));
+  SmallVector<GlobalVariable *, 4> Locals = localsUsedBy(WG);
+  Function *Callee = &WG;
+  Value *LocalBlock = nullptr;
+  if (!Locals.empty()) {
+    LocalVariableLayout Layout = layOutLocalVariables(Locals, M.getDataLayout());
+    Callee = withLocalVariableBlock(WG, Locals, Layout);
+    uint64_t Size;
+    std::tie(LocalBlock, Size) = loadLocalVariableBlock(B, Ctx, Layout);
+    L->addFnAttr(LocalVariablesAttr, utostr(Size));
+    LLVM_DEBUG(dbgs() << Kernel << ": " << Locals.size()
+                      << " automatic __local variables, " << Size
+                      << " bytes of WorkGroupContext::LocalVariables\n");
+  }
   SmallVector<Value *, 8> CallArgs;
   unsigned NumKernelArgs = WG.arg_size() - 1;
   for (unsigned I = 0; I < NumKernelArgs; ++I) {
-    Argument *P = WG.getArg(I);
+    Argument *P = Callee->getArg(I);
     Value *Slot = B.CreateConstInBoundsGEP1_64(Ptr, Args, I);
     auto *ArgPtr = B.CreateAlignedLoad(Ptr, Slot, Align(8), P->getName() + ".ptr");
     ArgPtr->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(C, {}));
@@ -132,64 +265,41 @@ Function *createLauncher(Function &WG, StringRef Kernel) {
                                            P->getName()));
   }
   CallArgs.push_back(Ctx);
-  Value *SavedMXCSR = flushesDenormals(WG) ? setFlushToZero(B) : nullptr;
-  CallInst *Call = B.CreateCall(&WG, CallArgs);
+  if (LocalBlock)
+    CallArgs.push_back(LocalBlock);
+  Value *SavedMXCSR = flushesDenormals(*Callee) ? setFlushToZero(B) : nullptr;
+  CallInst *Call = B.CreateCall(Callee, CallArgs);
   if (SavedMXCSR)
     B.CreateIntrinsic(Intrinsic::x86_sse_ldmxcsr, {}, {SavedMXCSR});
   B.CreateRetVoid();
 
   InlineFunctionInfo IFI;
   if (!InlineFunction(*Call, IFI).isSuccess())
-    LLVM_DEBUG(dbgs() << "could not inline " << WG.getName() << "\n");
+    LLVM_DEBUG(dbgs() << "could not inline " << Callee->getName() << "\n");
+  if (Callee != &WG && Callee->use_empty())
+    Callee->eraseFromParent();
+  // Other functions (other launchers) may still use a variable.
+  for (GlobalVariable *GV : Locals)
+    if (GV->use_empty())
+      GV->eraseFromParent();
   return L;
 }
 
-/// Whether F uses GV, looking through constant expressions.
-bool isUsedIn(GlobalVariable &GV, Function &F) {
-  SmallVector<User *, 8> Work(GV.users());
-  while (!Work.empty()) {
-    User *U = Work.pop_back_val();
-    if (auto *I = dyn_cast<Instruction>(U)) {
-      if (I->getFunction() == &F)
-        return true;
-    } else if (isa<ConstantExpr>(U)) {
-      Work.append(U->user_begin(), U->user_end());
-    }
-  }
-  return false;
-}
-
-void localsToAllocas(Module &M, Function &L) {
-  SmallVector<GlobalVariable *, 4> Locals;
-  for (GlobalVariable &GV : M.globals())
-    if (GV.getAddressSpace() == LocalAddressSpace && isUsedIn(GV, L))
-      Locals.push_back(&GV);
-  if (Locals.empty())
-    return;
-  SmallVector<Constant *, 4> AsConstants(Locals.begin(), Locals.end());
-  convertUsersOfConstantsToInstructions(AsConstants, &L);
-
-  BasicBlock &Entry = L.getEntryBlock();
-  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
-  const DataLayout &DL = M.getDataLayout();
-  for (GlobalVariable *GV : Locals) {
-    Align A = std::max(GV->getAlign().valueOrOne(), Align(64));
-    AllocaInst *Mem = B.CreateAlloca(GV->getValueType(), DL.getAllocaAddrSpace(),
-                                     nullptr, "weft.local." + GV->getName());
-    Mem->setAlignment(A);
-    Value *AsLocal = B.CreateAddrSpaceCast(Mem, GV->getType());
-    // Other functions (the original kernel, other launchers) keep the
-    // global; each launcher has its own copy.
-    GV->replaceUsesWithIf(AsLocal, [&](Use &U) {
-      auto *I = dyn_cast<Instruction>(U.getUser());
-      return I && I->getFunction() == &L;
-    });
-    if (GV->use_empty())
-      GV->eraseFromParent();
-  }
-}
-
 } // namespace
+
+LocalVariableLayout layOutLocalVariables(ArrayRef<GlobalVariable *> Locals,
+                                         const DataLayout &DL) {
+  LocalVariableLayout Layout;
+  for (GlobalVariable *GV : Locals) {
+    Type *T = GV->getValueType();
+    Align A = std::max(GV->getAlign().valueOrOne(), DL.getABITypeAlign(T));
+    uint64_t Offset = alignTo(Layout.Size, A);
+    Layout.Offsets.push_back(Offset);
+    Layout.Size = Offset + DL.getTypeAllocSize(T);
+    Layout.MaxAlign = std::max(Layout.MaxAlign, A);
+  }
+  return Layout;
+}
 
 PreservedAnalyses LauncherPass::run(Module &M, ModuleAnalysisManager &) {
   SmallVector<Function *, 4> WorkGroupFunctions;
@@ -202,10 +312,9 @@ PreservedAnalyses LauncherPass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::all();
   for (Function *WG : WorkGroupFunctions) {
     std::string Of = derivedFrom(*WG, WorkGroupAttr).str();
-    Function *L = createLauncher(*WG, Of);
+    createLauncher(*WG, Of);
     if (WG->use_empty())
       WG->eraseFromParent();
-    localsToAllocas(M, *L);
   }
   return PreservedAnalyses::none();
 }

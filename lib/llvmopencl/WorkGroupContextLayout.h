@@ -27,6 +27,7 @@ enum WorkGroupContextField : unsigned {
   CtxEnqueuedLocalSize,
   CtxPrivateArena,
   CtxPrintf,
+  CtxLocalVariables,
 };
 
 inline llvm::StructType *getWorkGroupContextType(llvm::LLVMContext &C) {
@@ -36,7 +37,7 @@ inline llvm::StructType *getWorkGroupContextType(llvm::LLVMContext &C) {
   auto *Dims = llvm::ArrayType::get(llvm::Type::getInt64Ty(C), 3);
   return llvm::StructType::create(
       C, {I32, I32, Dims, Dims, Dims, Dims, Dims, Dims, llvm::PointerType::get(C, 0),
-       llvm::PointerType::get(C, 0)},
+       llvm::PointerType::get(C, 0), llvm::PointerType::get(C, 0)},
       "weft.WorkGroupContext");
 }
 
