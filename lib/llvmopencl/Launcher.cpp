@@ -17,24 +17,28 @@
 // does it. The driver's worker threads run other kernels in between, so
 // the launcher, not the thread, owns the mode.
 //
-// The automatic __local variables of the kernel (clang makes them internal
-// globals in address space 3) live in the worker's local memory, next to
-// its __local arguments, not in the launcher's frame: they may take up to
-// CL_DEVICE_LOCAL_MEM_SIZE, more than a worker thread's stack may hold.
-// The launcher lays them out in module order, each at a multiple of its
-// alignment (BuildProgram.cpp measures CL_KERNEL_LOCAL_MEM_SIZE the same
-// way), records the block's size on itself (LocalVariablesAttr) and
-// addresses each variable at its offset in WorkGroupContext::LocalVariables:
+// K.workgroup is then inlined. The automatic __local variables of the
+// kernel (clang makes them internal globals in address space 3) live in the
+// worker's local memory, next to its __local arguments, not in the
+// launcher's frame: they may take up to CL_DEVICE_LOCAL_MEM_SIZE, more than
+// a worker thread's stack may hold. The launcher lays them out in module
+// order, each at a multiple of its alignment (BuildProgram.cpp measures
+// CL_KERNEL_LOCAL_MEM_SIZE the same way), records the block's size on
+// itself (LocalVariablesAttr) and addresses each variable at its offset in
+// WorkGroupContext::LocalVariables:
 //
-//   K.workgroup(args..., ctx)          uses @K.tile, @K.sum
-//   becomes
-//   K.workgroup(args..., ctx, ptr noalias %locals)
-//     K.tile = %locals + 0, K.sum = %locals + 1024
+//   K.tile = call noalias ptr @__weft_local_variable(ptr %ctx, i64 0, ...)
+//   K.sum  = call noalias ptr @__weft_local_variable(ptr %ctx, i64 1024, ...)
 //
-// The block reaches K.workgroup as a noalias parameter so that inlining
-// turns it into scoped alias metadata: the variables stay known not to
-// alias the kernel's buffers, as they were when they were allocas.
-// K.workgroup is then inlined into the launcher.
+// Each address comes from a call with a noalias result, as from malloc,
+// not from arithmetic on the block: that makes each variable an object of
+// its own for alias analysis, as the allocas they replace were, so that
+// loop idioms and vectorization still know the variables apart from the
+// kernel's buffers and from each other (from one block, MatrixTranspose's
+// tile copy was no longer a memcpy and MatrixMultiplicationTiled's tiles
+// were gathered). It is true to what the variables are: disjoint memory
+// that nothing else the kernel reaches points into, whose contents do not
+// outlive the work-group.
 //
 //===----------------------------------------------------------------------===//
 #include "Launcher.h"
@@ -56,7 +60,6 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #include <cstddef>
-#include <tuple>
 
 #define DEBUG_TYPE "weft-launcher"
 
@@ -131,82 +134,88 @@ SmallVector<GlobalVariable *, 4> localsUsedBy(Function &F) {
   return Locals;
 }
 
-/// WG with one more parameter, a noalias pointer to the block of Locals
-/// laid out as Layout says, which replaces the globals in its body. WG is
-/// left an empty declaration.
-Function *withLocalVariableBlock(Function &WG,
-                                 ArrayRef<GlobalVariable *> Locals,
-                                 const LocalVariableLayout &Layout) {
-  LLVMContext &C = WG.getContext();
-  SmallVector<Type *, 8> Params(WG.getFunctionType()->params());
-  Params.push_back(PointerType::get(C, 0));
-  auto *FTy = FunctionType::get(WG.getReturnType(), Params, false);
-  Function *NF = Function::Create(FTy, WG.getLinkage(), WG.getAddressSpace(),
-                                  "", WG.getParent());
-  NF->copyAttributesFrom(&WG);
-  NF->copyMetadata(&WG, 0);
-  NF->takeName(&WG);
-  NF->splice(NF->begin(), &WG);
-  for (auto [Old, New] : zip(WG.args(), NF->args())) {
-    Old.replaceAllUsesWith(&New);
-    New.takeName(&Old);
-  }
-  Argument *Block = NF->getArg(WG.arg_size());
-  Block->setName("locals");
-  NF->addParamAttr(Block->getArgNo(), Attribute::NoAlias);
-
-  // Constant-expression uses become instructions first, so that the
-  // globals' uses in NF can be told from those elsewhere.
-  SmallVector<Constant *, 4> AsConstants(Locals.begin(), Locals.end());
-  convertUsersOfConstantsToInstructions(AsConstants, NF);
-  BasicBlock &Entry = NF->getEntryBlock();
-  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
-  for (auto [GV, Offset] : zip(Locals, Layout.Offsets)) {
-    Value *Addr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Block, Offset,
-                                               "weft.local." + GV->getName());
-    Value *AsLocal = B.CreateAddrSpaceCast(Addr, GV->getType());
-    GV->replaceUsesWithIf(AsLocal, [&](Use &U) {
-      auto *I = dyn_cast<Instruction>(U.getUser());
-      return I && I->getFunction() == NF;
-    });
-  }
-  return NF;
+/// The function a launcher calls for the address of each variable:
+///
+///   __weft_local_variable(Ctx, Offset, Mask)
+///     = round_up(Ctx->LocalVariables, Mask + 1) + Offset
+///
+/// Its noalias result makes each variable an object of its own (see
+/// above); noinline keeps it a call (a few per work-group) so that the
+/// attribute stays, and reading the context inside keeps interprocedural
+/// constant propagation from reducing it to an argument it returns.
+Function *getLocalVariableFunction(Module &M) {
+  if (Function *F = M.getFunction(LocalVariableFunction))
+    return F;
+  LLVMContext &C = M.getContext();
+  auto *Ptr = PointerType::get(C, 0);
+  auto *I64 = Type::getInt64Ty(C);
+  auto *F = Function::Create(FunctionType::get(Ptr, {Ptr, I64, I64}, false),
+                             GlobalValue::InternalLinkage,
+                             LocalVariableFunction, M);
+  F->addRetAttr(Attribute::NoAlias);
+  F->addRetAttr(Attribute::NonNull);
+  F->addFnAttr(Attribute::NoInline);
+  F->addFnAttr(Attribute::NoUnwind);
+  F->addFnAttr(Attribute::WillReturn);
+  F->setMemoryEffects(MemoryEffects::argMemOnly(ModRefInfo::Ref));
+  F->addParamAttr(0, Attribute::ReadOnly);
+  F->addParamAttr(0, Attribute::NoCapture);
+  F->addDereferenceableParamAttr(0, sizeof(WorkGroupContext));
+  Argument *Ctx = F->getArg(0), *Offset = F->getArg(1), *Mask = F->getArg(2);
+  IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+  Value *Field =
+      B.CreateStructGEP(getWorkGroupContextType(C), Ctx, CtxLocalVariables);
+  Value *Block = B.CreateAlignedLoad(Ptr, Field, Align(8), "locals");
+  Value *Up = B.CreateInBoundsGEP(B.getInt8Ty(), Block, Mask);
+  Value *Aligned = B.CreateIntrinsic(Intrinsic::ptrmask, {Ptr, I64},
+                                     {Up, B.CreateNot(Mask)});
+  B.CreateRet(B.CreateInBoundsGEP(B.getInt8Ty(), Aligned, Offset));
+  return F;
 }
 
-/// Loads WorkGroupContext::LocalVariables, aligned to Layout.MaxAlign;
-/// returns it and the bytes the driver must provide there.
-std::pair<Value *, uint64_t>
-loadLocalVariableBlock(IRBuilder<> &B, Value *Ctx,
-                       const LocalVariableLayout &Layout) {
-  LLVMContext &C = B.getContext();
-  Value *Addr =
-      B.CreateStructGEP(getWorkGroupContextType(C), Ctx, CtxLocalVariables);
-  LoadInst *Block = B.CreateAlignedLoad(PointerType::get(C, 0), Addr,
-                                        Align(8), "locals");
-  // The context does not change while the group runs, and the driver
-  // provides the block as launcher.h promises.
-  auto Int64MD = [&](uint64_t V) {
-    return MDNode::get(C, ConstantAsMetadata::get(B.getInt64(V)));
-  };
-  Block->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(C, {}));
-  Block->setMetadata(LLVMContext::MD_nonnull, MDNode::get(C, {}));
-  Block->setMetadata(LLVMContext::MD_align, Int64MD(LocalVariablesAlignment));
-  uint64_t Size = Layout.Size;
-  if (Layout.MaxAlign.value() <= LocalVariablesAlignment) {
-    Block->setMetadata(LLVMContext::MD_dereferenceable, Int64MD(Size));
-    return {Block, Size};
+/// Addresses each of Locals (laid out as Layout says) in L's block of
+/// WorkGroupContext::LocalVariables instead of the globals; returns the
+/// bytes the driver must provide there.
+uint64_t localsToContextBlock(Function &L, ArrayRef<GlobalVariable *> Locals,
+                              const LocalVariableLayout &Layout) {
+  Module &M = *L.getParent();
+  LLVMContext &C = M.getContext();
+  const DataLayout &DL = M.getDataLayout();
+  // A variable declared with an alignment stricter than the driver's
+  // promise: round the block up, within slack the launcher asks for.
+  uint64_t Mask = 0, Size = Layout.Size;
+  if (Layout.MaxAlign.value() > LocalVariablesAlignment) {
+    Mask = Layout.MaxAlign.value() - 1;
+    Size += Layout.MaxAlign.value() - LocalVariablesAlignment;
   }
-  // A variable declared with a stricter alignment: round the block up
-  // within the slack the launcher asks for.
-  uint64_t A = Layout.MaxAlign.value();
-  Size += A - LocalVariablesAlignment;
-  Block->setMetadata(LLVMContext::MD_dereferenceable, Int64MD(Size));
-  Value *Up = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Block, A - 1);
-  Value *Aligned = B.CreateIntrinsic(Intrinsic::ptrmask,
-                                     {Block->getType(), B.getInt64Ty()},
-                                     {Up, B.getInt64(~(A - 1))}, nullptr,
-                                     "locals.aligned");
-  return {Aligned, Size};
+  BasicBlock &Entry = L.getEntryBlock();
+  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+  Function *AddressOf = getLocalVariableFunction(M);
+  // Constant-expression uses become instructions first, so that the
+  // globals' uses in L can be told from those elsewhere.
+  SmallVector<Constant *, 4> AsConstants(Locals.begin(), Locals.end());
+  convertUsersOfConstantsToInstructions(AsConstants, &L);
+  for (auto [GV, Offset] : zip(Locals, Layout.Offsets)) {
+    CallInst *Addr =
+        B.CreateCall(AddressOf,
+                     {L.getArg(1), B.getInt64(Offset), B.getInt64(Mask)},
+                     "weft.local." + GV->getName());
+    // What the block's alignment and the offset guarantee, at least the
+    // variable's own alignment.
+    Type *T = GV->getValueType();
+    Align Block(std::max<uint64_t>(LocalVariablesAlignment, Mask + 1));
+    Addr->addRetAttr(
+        Attribute::getWithAlignment(C, commonAlignment(Block, Offset)));
+    Addr->addRetAttr(
+        Attribute::getWithDereferenceableBytes(C, DL.getTypeAllocSize(T)));
+    Value *AsLocal = B.CreateAddrSpaceCast(Addr, GV->getType());
+    // Other functions (other launchers) keep the global.
+    GV->replaceUsesWithIf(AsLocal, [&](Use &U) {
+      auto *I = dyn_cast<Instruction>(U.getUser());
+      return I && I->getFunction() == &L;
+    });
+  }
+  return Size;
 }
 
 Function *createLauncher(Function &WG, StringRef Kernel) {
@@ -235,23 +244,10 @@ Function *createLauncher(Function &WG, StringRef Kernel) {
   L->addDereferenceableParamAttr(1, sizeof(WorkGroupContext));
 
   IRBuilder<> B(BasicBlock::Create(C, "entry", L));
-  SmallVector<GlobalVariable *, 4> Locals = localsUsedBy(WG);
-  Function *Callee = &WG;
-  Value *LocalBlock = nullptr;
-  if (!Locals.empty()) {
-    LocalVariableLayout Layout = layOutLocalVariables(Locals, M.getDataLayout());
-    Callee = withLocalVariableBlock(WG, Locals, Layout);
-    uint64_t Size;
-    std::tie(LocalBlock, Size) = loadLocalVariableBlock(B, Ctx, Layout);
-    L->addFnAttr(LocalVariablesAttr, utostr(Size));
-    LLVM_DEBUG(dbgs() << Kernel << ": " << Locals.size()
-                      << " automatic __local variables, " << Size
-                      << " bytes of WorkGroupContext::LocalVariables\n");
-  }
   SmallVector<Value *, 8> CallArgs;
   unsigned NumKernelArgs = WG.arg_size() - 1;
   for (unsigned I = 0; I < NumKernelArgs; ++I) {
-    Argument *P = Callee->getArg(I);
+    Argument *P = WG.getArg(I);
     Value *Slot = B.CreateConstInBoundsGEP1_64(Ptr, Args, I);
     auto *ArgPtr = B.CreateAlignedLoad(Ptr, Slot, Align(8), P->getName() + ".ptr");
     ArgPtr->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(C, {}));
@@ -265,23 +261,25 @@ Function *createLauncher(Function &WG, StringRef Kernel) {
                                            P->getName()));
   }
   CallArgs.push_back(Ctx);
-  if (LocalBlock)
-    CallArgs.push_back(LocalBlock);
-  Value *SavedMXCSR = flushesDenormals(*Callee) ? setFlushToZero(B) : nullptr;
-  CallInst *Call = B.CreateCall(Callee, CallArgs);
+  Value *SavedMXCSR = flushesDenormals(WG) ? setFlushToZero(B) : nullptr;
+  CallInst *Call = B.CreateCall(&WG, CallArgs);
   if (SavedMXCSR)
     B.CreateIntrinsic(Intrinsic::x86_sse_ldmxcsr, {}, {SavedMXCSR});
   B.CreateRetVoid();
 
   InlineFunctionInfo IFI;
   if (!InlineFunction(*Call, IFI).isSuccess())
-    LLVM_DEBUG(dbgs() << "could not inline " << Callee->getName() << "\n");
-  if (Callee != &WG && Callee->use_empty())
-    Callee->eraseFromParent();
-  // Other functions (other launchers) may still use a variable.
-  for (GlobalVariable *GV : Locals)
-    if (GV->use_empty())
-      GV->eraseFromParent();
+    LLVM_DEBUG(dbgs() << "could not inline " << WG.getName() << "\n");
+
+  SmallVector<GlobalVariable *, 4> Locals = localsUsedBy(*L);
+  if (!Locals.empty()) {
+    LocalVariableLayout Layout = layOutLocalVariables(Locals, M.getDataLayout());
+    uint64_t Size = localsToContextBlock(*L, Locals, Layout);
+    L->addFnAttr(LocalVariablesAttr, utostr(Size));
+    LLVM_DEBUG(dbgs() << Kernel << ": " << Locals.size()
+                      << " automatic __local variables, " << Size
+                      << " bytes of WorkGroupContext::LocalVariables\n");
+  }
   return L;
 }
 
@@ -316,6 +314,13 @@ PreservedAnalyses LauncherPass::run(Module &M, ModuleAnalysisManager &) {
     if (WG->use_empty())
       WG->eraseFromParent();
   }
+  // The variables every launcher now addresses in its own block.
+  for (GlobalVariable &GV : make_early_inc_range(M.globals()))
+    if (GV.getAddressSpace() == LocalAddressSpace) {
+      GV.removeDeadConstantUsers();
+      if (GV.use_empty())
+        GV.eraseFromParent();
+    }
   return PreservedAnalyses::none();
 }
 

@@ -20,6 +20,9 @@ namespace weft {
 /// On __weft_launch_K: the bytes of WorkGroupContext::LocalVariables it
 /// uses (absent when none).
 inline constexpr const char *LocalVariablesAttr = "weft-local-variables-size";
+/// The internal function a launcher calls for the address of each
+/// automatic __local variable (Launcher.cpp says why a call).
+inline constexpr const char *LocalVariableFunction = "__weft_local_variable";
 
 /// Where automatic __local variables sit in their block: in the order
 /// given, each at the next multiple of its alignment.

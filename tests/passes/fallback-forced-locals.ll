@@ -14,8 +14,8 @@
 ; CHECK: ret void
 ; CHECK-LABEL: define void @__weft_launch_k(
 ; CHECK-NOT: alloca [4 x i32]
-; CHECK: [[BLOCK:%.*]] = load ptr, ptr {{%.*}}, align 8, !invariant.load
-; CHECK: [[TMP:%.*]] = addrspacecast ptr [[BLOCK]] to ptr addrspace(3)
+; CHECK: [[ADDR:%.*]] = call align 128 dereferenceable(16) ptr @__weft_local_variable(ptr %ctx, i64 0, i64 0)
+; CHECK: [[TMP:%.*]] = addrspacecast ptr [[ADDR]] to ptr addrspace(3)
 ; CHECK: store ptr addrspace(3) [[TMP]], ptr
 ; CHECK: call void @__weft_run_work_group_fibers(ptr {{.*}}%ctx, ptr @k.fiber, ptr %frame.i, i64 32768)
 
