@@ -121,6 +121,20 @@ bool isPassThroughFlag(StringRef Opt) {
       .Default(false);
 }
 
+/// Whether the device compiles OpenCL C Std: a listed version, or a 1.x
+/// version below a listed 1.x one (CL_DEVICE_OPENCL_C_ALL_VERSIONS lists
+/// 1.0 and 1.1 with 1.2). OpenCL C 2.0 is not implied by 3.0: its generic
+/// address space, pipes and work-group collectives are mandatory there.
+bool supportsOpenCLC(const TargetDesc &Target, StringRef Std) {
+  unsigned Version = openCLCVersion(Std);
+  for (const std::string &V : Target.OpenCLCVersions) {
+    unsigned Listed = openCLCVersion(V);
+    if (Listed == Version || (Listed < 200 && Version < Listed))
+      return true;
+  }
+  return false;
+}
+
 struct ParsedOptions {
   std::vector<std::string> CC1Args; ///< user-controlled part
   std::string Std;                  ///< -cl-std value
@@ -143,16 +157,8 @@ bool parseOptions(const std::string &Options, const TargetDesc &Target,
     } else if (W.starts_with("-D") || W.starts_with("-I")) {
       Out.CC1Args.push_back(W.str());
     } else if (W.consume_front("-cl-std=")) {
-      unsigned Version = openCLCVersion(W);
-      unsigned Max = 0;
-      for (const std::string &V : Target.OpenCLCVersions)
-        Max = std::max(Max, openCLCVersion(V));
-      if (!Version) {
+      if (!openCLCVersion(W)) {
         Log += "error: unknown OpenCL C version in '-cl-std=" + W.str() + "'\n";
-        return false;
-      }
-      if (Version > Max) {
-        Log += "error: the device does not support '-cl-std=" + W.str() + "'\n";
         return false;
       }
       Out.Std = W.str();
@@ -486,6 +492,18 @@ std::unique_ptr<Module> compileToModule(LLVMContext &Context,
   if (!parseOptions(Options, Target, Opts, Build.Log)) {
     Build.Result = Status::InvalidOptions;
     WEFT_LOG(DebugCompile, "rejected build options '%s'", Options.c_str());
+    return nullptr;
+  }
+  if (!Opts.Std.empty() && !supportsOpenCLC(Target, Opts.Std)) {
+    // A valid option naming a version this device lacks: the specification
+    // has the compile fail for the device rather than reject the options.
+    Build.Log += "error: this device does not support OpenCL C " +
+                 Opts.Std.substr(2) + " (-cl-std=" + Opts.Std +
+                 "); it supports:";
+    for (const std::string &V : Target.OpenCLCVersions)
+      Build.Log += " " + V;
+    Build.Log += "\n";
+    Build.Result = Status::BuildFailure;
     return nullptr;
   }
   initializeNativeTarget();

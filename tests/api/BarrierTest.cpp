@@ -31,16 +31,6 @@ Slice permuted(const Slice &V, const std::function<size_t(size_t)> &From) {
   return R;
 }
 
-std::vector<uint32_t> pseudoRandom(size_t N, uint32_t Seed) {
-  std::vector<uint32_t> V(N);
-  uint32_t X = Seed * 2654435761u + 1;
-  for (uint32_t &E : V) {
-    X = X * 1664525u + 1013904223u;
-    E = X >> 7;
-  }
-  return V;
-}
-
 class Barriers : public DeviceTest {
 protected:
   size_t deviceMaxWorkGroup() {
@@ -93,24 +83,13 @@ protected:
     ASSERT_NE(K.get(), nullptr);
     for (size_t Local : localSizes(K, PowerOfTwo, Cap)) {
       const size_t Groups = 3, N = Local * Groups;
-      std::vector<uint32_t> In = pseudoRandom(N, uint32_t(Local));
-      MemRef InBuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                              N * sizeof(uint32_t), In.data()));
-      MemRef OutBuf(makeBuffer(CL_MEM_WRITE_ONLY, N * sizeof(uint32_t)));
+      std::vector<uint32_t> In = pseudoRandomWords(N, uint32_t(Local));
       for (auto [P0, P1] : Params) {
         SCOPED_TRACE(testing::Message() << Name << " local size " << Local
                                         << " P0=" << P0 << " P1=" << P1);
-        ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &OutBuf));
-        ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &InBuf));
-        ASSERT_CL_OK(clSetKernelArg(K, 2, Local * sizeof(uint32_t), nullptr));
-        ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(int), &P0));
-        ASSERT_CL_OK(clSetKernelArg(K, 4, sizeof(int), &P1));
-        ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, &Local,
-                                            0, nullptr, nullptr));
-        std::vector<uint32_t> Out(N, 0xdeadbeef);
-        ASSERT_CL_OK(clEnqueueReadBuffer(Queue, OutBuf, CL_TRUE, 0,
-                                         N * sizeof(uint32_t), Out.data(), 0,
-                                         nullptr, nullptr));
+        std::vector<uint32_t> Out = runWordKernel(K, Local, In, P0, P1);
+        if (HasFailure())
+          return;
         for (size_t G = 0; G < Groups; ++G) {
           Slice GroupIn(In.begin() + G * Local, In.begin() + (G + 1) * Local);
           Slice Want = Ref(GroupIn, G, P0, P1);
@@ -354,7 +333,7 @@ TEST_P(Barriers, KiBOfPrivateDataAtLocalSize1024) {
   if (kernelMaxWorkGroup(K) < 1024 || localMemSize() < 4096 * 2)
     GTEST_SKIP() << "the device does not allow 1024 work-items";
   const size_t Local = 1024, N = 2 * Local;
-  std::vector<uint32_t> In = pseudoRandom(N, 99);
+  std::vector<uint32_t> In = pseudoRandomWords(N, 99);
   MemRef InBuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                           N * sizeof(uint32_t), In.data()));
   MemRef OutBuf(makeBuffer(CL_MEM_WRITE_ONLY, N * sizeof(uint32_t)));
@@ -403,7 +382,7 @@ TEST_P(Barriers, ThreeDimensionalGroups) {
     size_t Global[3] = {Shape[0] * 2, Shape[1] * 3, Shape[2] * 2};
     size_t N = Global[0] * Global[1] * Global[2];
     size_t GroupItems = Shape[0] * Shape[1] * Shape[2];
-    std::vector<uint32_t> In = pseudoRandom(N, 3);
+    std::vector<uint32_t> In = pseudoRandomWords(N, 3);
     MemRef InBuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                             N * sizeof(uint32_t), In.data()));
     MemRef OutBuf(makeBuffer(CL_MEM_WRITE_ONLY, N * sizeof(uint32_t)));

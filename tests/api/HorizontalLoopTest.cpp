@@ -28,16 +28,6 @@ using Words = std::vector<uint32_t>;
 using Reference = std::function<Words(const Words &In, size_t Local, int P0,
                                       int P1)>;
 
-Words pseudoRandom(size_t N, uint32_t Seed) {
-  Words V(N);
-  uint32_t X = Seed * 2654435761u + 1;
-  for (uint32_t &E : V) {
-    X = X * 1664525u + 1013904223u;
-    E = X >> 7;
-  }
-  return V;
-}
-
 const std::vector<std::pair<int, int>> TripParams = {
     {0, 0}, {1, 0}, {5, 2}, {17, 100}, {40, 39}, {23, 11}};
 
@@ -64,24 +54,13 @@ protected:
       if (Local > Max)
         continue;
       const size_t N = Local * 3;
-      Words In = pseudoRandom(N, uint32_t(Local));
-      MemRef InBuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                              N * sizeof(uint32_t), In.data()));
-      MemRef OutBuf(makeBuffer(CL_MEM_READ_WRITE, N * sizeof(uint32_t)));
+      Words In = pseudoRandomWords(N, uint32_t(Local));
       for (auto [P0, P1] : TripParams) {
         SCOPED_TRACE(testing::Message() << Name << " local size " << Local
                                         << " P0=" << P0 << " P1=" << P1);
-        ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &OutBuf));
-        ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &InBuf));
-        ASSERT_CL_OK(clSetKernelArg(K, 2, Local * sizeof(uint32_t), nullptr));
-        ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(int), &P0));
-        ASSERT_CL_OK(clSetKernelArg(K, 4, sizeof(int), &P1));
-        ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, &Local,
-                                            0, nullptr, nullptr));
-        Words Out(N, 0xdeadbeef);
-        ASSERT_CL_OK(clEnqueueReadBuffer(Queue, OutBuf, CL_TRUE, 0,
-                                         N * sizeof(uint32_t), Out.data(), 0,
-                                         nullptr, nullptr));
+        Words Out = runWordKernel(K, Local, In, P0, P1);
+        if (HasFailure())
+          return;
         Words Want = Ref(In, Local, P0, P1);
         for (size_t G = 0; G < N; ++G)
           ASSERT_EQ(Out[G], Want[G]) << "work-item " << G;
@@ -214,7 +193,7 @@ TEST_P(HorizontalLoops, NaiveMatrixProduct) {
   ASSERT_NE(K.get(), nullptr);
   const cl_uint N = 48;
   std::vector<float> A(N * N), B(N * N), C(N * N);
-  Words Bits = pseudoRandom(2 * N * N, 7);
+  Words Bits = pseudoRandomWords(2 * N * N, 7);
   for (size_t I = 0; I < N * N; ++I) {
     A[I] = float(Bits[I] % 2001) / 1000.0f - 1.0f;
     B[I] = float(Bits[N * N + I] % 2001) / 1000.0f - 1.0f;

@@ -160,6 +160,34 @@ TEST_P(Programs, SyntaxErrorIsReportedWithLocation) {
   EXPECT_NE(Log.find("';'"), std::string::npos) << Log;
 }
 
+// -cl-std naming a version outside CL_DEVICE_OPENCL_C_ALL_VERSIONS fails
+// the build for that device (OpenCL 3.0 section 5.8.6.5); the program stays
+// usable.
+TEST_P(Programs, UnlistedLanguageVersionFailsTheBuild) {
+  size_t Size = 0;
+  ASSERT_CL_OK(clGetDeviceInfo(Device, CL_DEVICE_OPENCL_C_ALL_VERSIONS, 0,
+                               nullptr, &Size));
+  std::vector<cl_name_version> Versions(Size / sizeof(cl_name_version));
+  ASSERT_CL_OK(clGetDeviceInfo(Device, CL_DEVICE_OPENCL_C_ALL_VERSIONS, Size,
+                               Versions.data(), nullptr));
+  bool Has20 = std::any_of(Versions.begin(), Versions.end(),
+                           [](const cl_name_version &NV) {
+                             return NV.version == CL_MAKE_VERSION(2, 0, 0);
+                           });
+  if (Has20)
+    GTEST_SKIP() << "the device lists OpenCL C 2.0";
+  ProgramRef P(create("kernel void k(global int *p) { p[0] = 7; }\n"));
+  ASSERT_NE(P.get(), nullptr);
+  EXPECT_CL(CL_BUILD_PROGRAM_FAILURE,
+            clBuildProgram(P, 1, &Device, "-cl-std=CL2.0", nullptr, nullptr));
+  EXPECT_NE(buildLog(P, Device).find("2.0"), std::string::npos)
+      << buildLog(P, Device);
+  ASSERT_CL_OK(clBuildProgram(P, 1, &Device, "-cl-std=CL1.1", nullptr,
+                              nullptr))
+      << buildLog(P, Device);
+  EXPECT_EQ(runScalarKernel(P, "k"), 7);
+}
+
 TEST_P(Programs, UnknownBuildOption) {
   ProgramRef P(create("kernel void k(global int *p) { p[0] = 1; }\n"));
   ASSERT_NE(P.get(), nullptr);

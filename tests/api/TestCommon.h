@@ -362,6 +362,18 @@ inline std::set<std::string> splitWords(const std::string &S) {
   return Words;
 }
 
+/// N reproducible pseudo-random words (a linear congruential sequence from
+/// Seed), the input of the barrier and loop suites.
+inline std::vector<uint32_t> pseudoRandomWords(size_t N, uint32_t Seed) {
+  std::vector<uint32_t> V(N);
+  uint32_t X = Seed * 2654435761u + 1;
+  for (uint32_t &E : V) {
+    X = X * 1664525u + 1013904223u;
+    E = X >> 7;
+  }
+  return V;
+}
+
 /// A context and an in-order queue on one device of the platform under test.
 class DeviceTest : public ::testing::TestWithParam<DeviceParam> {
 protected:
@@ -392,6 +404,33 @@ protected:
     cl_mem M = clCreateBuffer(Context, Flags, Size, Host, &Err);
     EXPECT_CL_OK(Err) << " creating a buffer of " << Size << " bytes";
     return M;
+  }
+
+  /// Runs K(global uint *Out, global const uint *In, local uint *Scratch,
+  /// int P0, int P1) — the signature of the barrier and loop suites — over
+  /// In.size() work-items in groups of Local, with Local words of scratch,
+  /// and returns Out (0xdeadbeef where nothing was written).
+  std::vector<uint32_t> runWordKernel(cl_kernel K, size_t Local,
+                                      const std::vector<uint32_t> &In, int P0,
+                                      int P1) {
+    const size_t N = In.size();
+    std::vector<uint32_t> Out(N, 0xdeadbeef);
+    MemRef InBuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                            N * sizeof(uint32_t),
+                            const_cast<uint32_t *>(In.data())));
+    MemRef OutBuf(makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                             N * sizeof(uint32_t), Out.data()));
+    EXPECT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &OutBuf));
+    EXPECT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &InBuf));
+    EXPECT_CL_OK(clSetKernelArg(K, 2, Local * sizeof(uint32_t), nullptr));
+    EXPECT_CL_OK(clSetKernelArg(K, 3, sizeof(int), &P0));
+    EXPECT_CL_OK(clSetKernelArg(K, 4, sizeof(int), &P1));
+    EXPECT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, &Local, 0,
+                                        nullptr, nullptr));
+    EXPECT_CL_OK(clEnqueueReadBuffer(Queue, OutBuf, CL_TRUE, 0,
+                                     N * sizeof(uint32_t), Out.data(), 0,
+                                     nullptr, nullptr));
+    return Out;
   }
 
   cl_device_id Device = nullptr;

@@ -158,6 +158,20 @@ TEST(Compiler, KnownOptionsAndDefines) {
   EXPECT_EQ(Bad.Result, ProgramBuild::Status::InvalidOptions);
 }
 
+// A known version the device does not list fails the compile with a log
+// (OpenCL 3.0 5.8.6.5); 1.0 and 1.1 come with 1.2.
+TEST(Compiler, UnsupportedLanguageVersionFailsTheBuild) {
+  const char *Src = "kernel void k(global int *P) { P[0] = 1; }";
+  ProgramBuild B20 = build(Src, "-cl-std=CL2.0");
+  EXPECT_EQ(B20.Result, ProgramBuild::Status::BuildFailure);
+  EXPECT_NE(B20.Log.find("does not support OpenCL C 2.0"), std::string::npos)
+      << B20.Log;
+  EXPECT_EQ(build(Src, "-cl-std=CL1.1").Result,
+            ProgramBuild::Status::Success);
+  EXPECT_EQ(build(Src, "-cl-std=CL1.0").Result,
+            ProgramBuild::Status::Success);
+}
+
 TEST(Compiler, WerrorTurnsWarningsIntoFailure) {
   const char *Src = "#warning careful\nkernel void k(global int *P) { P[0] = 1; }";
   ProgramBuild Warned = build(Src);
