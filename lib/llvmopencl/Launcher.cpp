@@ -149,9 +149,9 @@ Function *getLocalVariableFunction(Module &M) {
   LLVMContext &C = M.getContext();
   auto *Ptr = PointerType::get(C, 0);
   auto *I64 = Type::getInt64Ty(C);
-  auto *F = Function::Create(FunctionType::get(Ptr, {Ptr, I64, I64}, false),
-                             GlobalValue::InternalLinkage,
-                             LocalVariableFunction, M);
+  auto *F =
+      Function::Create(FunctionType::get(Ptr, {Ptr, I64, I64}, false),
+                       GlobalValue::InternalLinkage, LocalVariableFunction, M);
   F->addRetAttr(Attribute::NoAlias);
   F->addRetAttr(Attribute::NonNull);
   F->addFnAttr(Attribute::NoInline);
@@ -196,10 +196,9 @@ uint64_t localsToContextBlock(Function &L, ArrayRef<GlobalVariable *> Locals,
   SmallVector<Constant *, 4> AsConstants(Locals.begin(), Locals.end());
   convertUsersOfConstantsToInstructions(AsConstants, &L);
   for (auto [GV, Offset] : zip(Locals, Layout.Offsets)) {
-    CallInst *Addr =
-        B.CreateCall(AddressOf,
-                     {L.getArg(1), B.getInt64(Offset), B.getInt64(Mask)},
-                     "weft.local." + GV->getName());
+    CallInst *Addr = B.CreateCall(
+        AddressOf, {L.getArg(1), B.getInt64(Offset), B.getInt64(Mask)},
+        "weft.local." + GV->getName());
     // What the block's alignment and the offset guarantee, at least the
     // variable's own alignment.
     Type *T = GV->getValueType();
@@ -273,7 +272,8 @@ Function *createLauncher(Function &WG, StringRef Kernel) {
 
   SmallVector<GlobalVariable *, 4> Locals = localsUsedBy(*L);
   if (!Locals.empty()) {
-    LocalVariableLayout Layout = layOutLocalVariables(Locals, M.getDataLayout());
+    LocalVariableLayout Layout =
+        layOutLocalVariables(Locals, M.getDataLayout());
     uint64_t Size = localsToContextBlock(*L, Locals, Layout);
     L->addFnAttr(LocalVariablesAttr, utostr(Size));
     LLVM_DEBUG(dbgs() << Kernel << ": " << Locals.size()

@@ -28,8 +28,8 @@ inline constexpr const char *LocalVariableFunction = "__weft_local_variable";
 /// given, each at the next multiple of its alignment.
 struct LocalVariableLayout {
   llvm::SmallVector<uint64_t, 4> Offsets;
-  uint64_t Size = 0;         ///< the end of the last variable
-  llvm::Align MaxAlign;      ///< the strictest variable's alignment
+  uint64_t Size = 0;    ///< the end of the last variable
+  llvm::Align MaxAlign; ///< the strictest variable's alignment
 };
 LocalVariableLayout
 layOutLocalVariables(llvm::ArrayRef<llvm::GlobalVariable *> Locals,

@@ -19,11 +19,11 @@
 //===----------------------------------------------------------------------===//
 #include "CompilerInternals.h"
 #include "FiberRuntime.h"
+#include "InterleaveWorkItemLoops.h"
 #include "KernelCache.h"
 #include "KernelUtils.h"
 #include "Launcher.h"
 #include "LowerPrintf.h"
-#include "InterleaveWorkItemLoops.h"
 #include "ParallelRegions.h"
 #include "PerfMap.h"
 #include "ScalarizeWorkItemLoops.h"
@@ -648,9 +648,9 @@ WorkGroupFunction compileWorkGroupFunction(const std::string &Bitcode,
   if (!loadObject(ObjectBytes, Symbol, Result, Error))
     return Result;
   if (Cache.enabled())
-    Cache.store(CacheKey, {Symbol, ObjectBytes.str(), Result.PrivateArenaSize,
-                           Result.PrivateMemPerWorkItem,
-                           Result.LocalVariablesSize});
+    Cache.store(CacheKey,
+                {Symbol, ObjectBytes.str(), Result.PrivateArenaSize,
+                 Result.PrivateMemPerWorkItem, Result.LocalVariablesSize});
   WEFT_LOG(DebugCompile, "work-group function %s for %zux%zux%zu: %.3f s",
            Symbol.c_str(), LocalSize[0], LocalSize[1], LocalSize[2],
            secondsSince(Start));

@@ -115,8 +115,7 @@ void LocalVariables::checkMixedTypes(cl_program P, size_t Local,
   for (size_t I = 0; I < N && Wrong < 5; ++I) {
     double Want = mixedTypesReference(In[I / Local], I % Local);
     if (Out[I] != Want) {
-      ADD_FAILURE() << "work-item " << I << ": " << Out[I] << ", want "
-                    << Want;
+      ADD_FAILURE() << "work-item " << I << ": " << Out[I] << ", want " << Want;
       ++Wrong;
     }
   }
@@ -152,9 +151,8 @@ TEST_P(LocalVariables, NearTheDeviceLimit) {
   ASSERT_CL_OK(Err);
   EXPECT_GE(kernelLocalMem(K), Big * sizeof(cl_uint) + sizeof(cl_uint));
   EXPECT_LE(kernelLocalMem(K), Limit);
-  const size_t Groups = 2 * deviceInfo<cl_uint>(Device,
-                                                CL_DEVICE_MAX_COMPUTE_UNITS) +
-                        1;
+  const size_t Groups =
+      2 * deviceInfo<cl_uint>(Device, CL_DEVICE_MAX_COMPUTE_UNITS) + 1;
   std::vector<cl_uint> Want(Groups);
   for (size_t G = 0; G < Groups; ++G) {
     const cl_uint Seed = cl_uint(G) * 2654435761u;
@@ -180,8 +178,8 @@ TEST_P(LocalVariables, NearTheDeviceLimit) {
 }
 
 TEST_P(LocalVariables, NextToLocalArguments) {
-  ProgramRef P(buildProgram(Context, Device,
-                            kernelSource("local_variables.cl")));
+  ProgramRef P(
+      buildProgram(Context, Device, kernelSource("local_variables.cl")));
   ASSERT_NE(P.get(), nullptr);
   cl_int Err = CL_SUCCESS;
   KernelRef K(clCreateKernel(P, "with_local_args", &Err));
@@ -209,8 +207,8 @@ TEST_P(LocalVariables, NextToLocalArguments) {
                                         nullptr, nullptr));
     std::vector<cl_int> Out(N, -1);
     ASSERT_CL_OK(clEnqueueReadBuffer(Queue, OutBuf, CL_TRUE, 0,
-                                     N * sizeof(cl_int), Out.data(), 0,
-                                     nullptr, nullptr));
+                                     N * sizeof(cl_int), Out.data(), 0, nullptr,
+                                     nullptr));
     size_t Wrong = 0;
     for (size_t I = 0; I < N && Wrong < 5; ++I) {
       const int G = int(I / Local);
@@ -230,8 +228,8 @@ TEST_P(LocalVariables, NextToLocalArguments) {
 }
 
 TEST_P(LocalVariables, LocalMemSizeIsTheAlignedLayout) {
-  ProgramRef P(buildProgram(Context, Device,
-                            kernelSource("local_variables.cl")));
+  ProgramRef P(
+      buildProgram(Context, Device, kernelSource("local_variables.cl")));
   ASSERT_NE(P.get(), nullptr);
   cl_int Err = CL_SUCCESS;
   KernelRef K(clCreateKernel(P, "padded", &Err));
@@ -248,8 +246,8 @@ TEST_P(LocalVariables, LocalMemSizeIsTheAlignedLayout) {
                                       nullptr, nullptr));
   std::vector<cl_float> Out(N);
   ASSERT_CL_OK(clEnqueueReadBuffer(Queue, OutBuf, CL_TRUE, 0,
-                                   N * sizeof(cl_float), Out.data(), 0,
-                                   nullptr, nullptr));
+                                   N * sizeof(cl_float), Out.data(), 0, nullptr,
+                                   nullptr));
   EXPECT_EQ(Out, std::vector<cl_float>(N, 6.0f));
 }
 
@@ -289,8 +287,8 @@ TEST_P(LocalVariables, OverTheLimitIsOutOfResources) {
   ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &One, &One, 0,
                                       nullptr, nullptr));
   cl_uint Out = 0;
-  ASSERT_CL_OK(clEnqueueReadBuffer(Queue, OutBuf, CL_TRUE, 0, sizeof(Out),
-                                   &Out, 0, nullptr, nullptr));
+  ASSERT_CL_OK(clEnqueueReadBuffer(Queue, OutBuf, CL_TRUE, 0, sizeof(Out), &Out,
+                                   0, nullptr, nullptr));
   EXPECT_EQ(Out, 6u);
 }
 
@@ -305,8 +303,8 @@ TEST_P(LocalVariables, ProgramBinaryRoundTrip) {
                                 &Size, nullptr));
   std::vector<unsigned char> Binary(Size);
   unsigned char *Ptr = Binary.data();
-  ASSERT_CL_OK(clGetProgramInfo(Built, CL_PROGRAM_BINARIES, sizeof(Ptr), &Ptr,
-                                nullptr));
+  ASSERT_CL_OK(
+      clGetProgramInfo(Built, CL_PROGRAM_BINARIES, sizeof(Ptr), &Ptr, nullptr));
   const unsigned char *Bytes = Binary.data();
   cl_int Err = CL_SUCCESS, Status = CL_SUCCESS;
   ProgramRef Loaded(clCreateProgramWithBinary(Context, 1, &Device, &Size,
