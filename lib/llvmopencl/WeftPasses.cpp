@@ -8,6 +8,7 @@
 #include "LowerPrintf.h"
 #include "NormalizeBarriers.h"
 #include "ParallelRegions.h"
+#include "PromotePrivateArrays.h"
 #include "ResolveWorkItemFunctions.h"
 #include "ScalarizeWorkItemLoops.h"
 #include "UniformityAnalysis.h"
@@ -31,6 +32,7 @@ void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
   MPM.addPass(FlattenKernelsPass(Opts.Kernel));
   MPM.addPass(ResolveWorkItemFunctionsPass(Opts.Kernel));
   MPM.addPass(LowerPrintfPass(Opts.Kernel));
+  MPM.addPass(PromotePrivateArraysPass(Opts.Kernel));
   // Implicit barriers only help the region method; fibers would switch at
   // each one.
   if (horizontalLoopsEnabled() && Opts.Method != WorkGroupMethod::Fallback)
@@ -108,6 +110,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-lower-printf") {
           MPM.addPass(LowerPrintfPass(Opts.Kernel));
+          return true;
+        }
+        if (Name == "weft-promote-private-arrays") {
+          MPM.addPass(PromotePrivateArraysPass(Opts.Kernel));
           return true;
         }
         if (Name == "weft-horizontal-loops") {
