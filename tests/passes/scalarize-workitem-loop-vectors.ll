@@ -7,6 +7,16 @@
 ; float4 (clpeak's global-bandwidth kernels): split, its loads would become
 ; interleaved groups whose shuffles cost more than the loop computes.
 ; RUN: weft-opt -passes=weft-scalarize-workitem-loops -S %s | FileCheck %s
+; With AVX-512's registers a float4 access is narrower than a register and
+; still counts as streaming.
+; RUN: weft-opt -weft-target-cpu=znver4 -passes=weft-scalarize-workitem-loops -S %s | FileCheck %s --check-prefix=ZEN4
+; ZEN4-LABEL: define void @mad4(
+; ZEN4-NOT: load <4 x float>
+; ZEN4: call float @llvm.fmuladd.f32(
+; ZEN4-LABEL: define void @stream4(
+; ZEN4: load <4 x float>
+; ZEN4: fadd <4 x float>
+; ZEN4: store <4 x float>
 
 ; CHECK-LABEL: define void @mad4(
 ; CHECK-NOT: load <4 x float>
