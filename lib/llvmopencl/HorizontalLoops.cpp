@@ -262,12 +262,14 @@ BasicBlock *tripStart(Loop *L, const UniformityInfo &UI) {
   }
   if (!Body || Body->getSinglePredecessor() != Header || Body->isEHPad())
     return Header;
-  // A vector the scalarizer left whole in a header PHI would cross the
-  // barrier as a vector context array, whose loads and stores keep the
-  // body's work-item loop from vectorizing (clpeak float2: 217 -> 20
-  // GFLOP/s).
+  // A vector narrower than 16 bytes the scalarizer left whole in a header
+  // PHI would cross the barrier as a vector context array, whose 8-byte
+  // loads and stores keep the body's work-item loop from vectorizing
+  // (clpeak float2: 217 -> 20 GFLOP/s). Wider ones (float4..float16) do not.
+  const DataLayout &DL = Header->getDataLayout();
   for (PHINode &Phi : Header->phis())
-    if (Phi.getType()->isVectorTy())
+    if (Phi.getType()->isVectorTy() &&
+        DL.getTypeStoreSize(Phi.getType()) < 16)
       return Header;
   for (Instruction &I : *Header)
     if (!isa<PHINode>(I) && !isa<DbgInfoIntrinsic>(I) && !I.isTerminator() &&
