@@ -21,6 +21,15 @@
 ; CHECK: done:
 ; CHECK-NEXT: call void @__weft_barrier()
 ; CHECK-NEXT: %o = getelementptr
+; CHECK-LABEL: define internal void @float2_phi.workitem(
+; CHECK: loop:
+; CHECK-NEXT: %k = phi i32
+; CHECK-NEXT: %acc.i0 = phi float
+; CHECK-NEXT: %acc.i1 = phi float
+; CHECK-NEXT: call void @__weft_barrier()
+; CHECK: body:
+; CHECK-NOT: call void @__weft_barrier()
+; CHECK: done:
 ; CHECK-LABEL: define internal void @busy_header.workitem(
 ; CHECK: loop:
 ; CHECK-NEXT: %k = phi i32
@@ -57,6 +66,31 @@ body:
 done:
   %o = getelementptr float, ptr addrspace(1) %c, i64 %x
   store float %sum, ptr addrspace(1) %o
+  ret void
+}
+
+; A <2 x float> header PHI (the pass's scalarizer, run after the barriers
+; are placed, can leave such values whole in real kernels) could cross a
+; barrier at the top of the body as an 8-byte vector context array, which
+; keeps the body's work-item loop from vectorizing: the barrier stays after
+; the PHIs.
+define internal void @float2_phi.workitem(ptr addrspace(1) %a, ptr addrspace(1) %c, i32 %n, ptr %ctx, i64 %x, i64 %y, i64 %z) "weft-workitem-of"="float2_phi" {
+entry:
+  %pa = getelementptr <2 x float>, ptr addrspace(1) %a, i64 %x
+  %init = load <2 x float>, ptr addrspace(1) %pa
+  br label %loop
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %body ]
+  %acc = phi <2 x float> [ %init, %entry ], [ %acc.next, %body ]
+  %more = icmp ult i32 %k, %n
+  br i1 %more, label %body, label %done
+body:
+  %acc.next = fmul <2 x float> %acc, %acc
+  %k.next = add i32 %k, 1
+  br label %loop
+done:
+  %o = getelementptr <2 x float>, ptr addrspace(1) %c, i64 %x
+  store <2 x float> %acc, ptr addrspace(1) %o
   ret void
 }
 
