@@ -58,22 +58,44 @@ bool accessesPrivateAlloca(Instruction &I) {
 
 namespace {
 
-/// The objects an access may touch, in the sense of
-/// mayReadAfterWriteInIteration: nullptr stands for "unknown", and every
-/// pointer loaded from memory (the private arena, say) is one object.
+/// One object in the sense of mayReadAfterWriteInIteration: an argument, a
+/// global or an alloca (Loaded false, Offset 0); or the pointer loaded from
+/// Base + Offset, where Base is a function argument (in the launcher, the
+/// kernel argument buffer: one object per kernel argument); or {nullptr,
+/// 0, true}, every other loaded pointer.
+struct ObjectKey {
+  const Value *Base = nullptr;
+  int64_t Offset = 0;
+  bool Loaded = false;
+  bool operator==(const ObjectKey &O) const {
+    return Base == O.Base && Offset == O.Offset && Loaded == O.Loaded;
+  }
+};
+
+/// The objects an access may touch; Unknown when one cannot be named.
 struct AccessObjects {
-  SmallVector<const Value *, 2> Objects;
+  SmallVector<ObjectKey, 2> Objects;
   bool Unknown = false;
 };
+
+ObjectKey loadedPointerKey(const LoadInst &L) {
+  const DataLayout &DL = L.getModule()->getDataLayout();
+  int64_t Offset = 0;
+  const Value *Base =
+      GetPointerBaseWithConstantOffset(L.getPointerOperand(), Offset, DL);
+  if (isa<Argument>(Base) && !L.isVolatile())
+    return {Base, Offset, true};
+  return {nullptr, 0, true};
+}
 
 bool addObjectsOf(const Value *Ptr, AccessObjects &Out) {
   SmallVector<const Value *, 4> Objects;
   getUnderlyingObjects(Ptr, Objects);
   for (const Value *O : Objects) {
     if (isa<Argument>(O) || isa<GlobalValue>(O) || isa<AllocaInst>(O))
-      Out.Objects.push_back(O);
-    else if (isa<LoadInst>(O))
-      Out.Objects.push_back(nullptr); // all loaded pointers: one class
+      Out.Objects.push_back({O, 0, false});
+    else if (auto *L = dyn_cast<LoadInst>(O))
+      Out.Objects.push_back(loadedPointerKey(*L));
     else
       Out.Unknown = true;
   }
@@ -110,7 +132,7 @@ bool overlap(const AccessObjects &A, const AccessObjects &B) {
   if ((A.Unknown && (B.Unknown || !B.Objects.empty())) ||
       (B.Unknown && !A.Objects.empty()))
     return true;
-  for (const Value *O : A.Objects)
+  for (const ObjectKey &O : A.Objects)
     if (is_contained(B.Objects, O))
       return true;
   return false;
@@ -144,7 +166,9 @@ bool isContextSlotCopy(const Instruction &I) {
   return I.getMetadata(ContextSlotCopyMD) != nullptr;
 }
 
-bool mayReadAfterWriteInIteration(ArrayRef<BasicBlock *> Body) {
+bool mayReadAfterWriteInIteration(
+    ArrayRef<BasicBlock *> Body,
+    function_ref<bool(Instruction &, Instruction &)> ProvedApart) {
   if (Body.empty())
     return false;
   BasicBlock *Header = Body.front();
@@ -161,6 +185,8 @@ bool mayReadAfterWriteInIteration(ArrayRef<BasicBlock *> Body) {
         if (accessesPrivateAlloca(I) || !objectsOf(I, R, W) ||
             isContextSlotCopy(S) || isContextSlotCopy(I) ||
             provablyDisjoint(S, I))
+          return false;
+        if (ProvedApart && ProvedApart(S, I))
           return false;
         if (!overlap(Writes, R) && !overlap(Writes, W))
           return false;

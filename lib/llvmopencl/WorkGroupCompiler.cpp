@@ -22,6 +22,7 @@
 #include "KernelCache.h"
 #include "KernelUtils.h"
 #include "LowerPrintf.h"
+#include "CheckParallelLoops.h"
 #include "InterleaveWorkItemLoops.h"
 #include "ParallelRegions.h"
 #include "PerfMap.h"
@@ -372,15 +373,20 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
              "vectorization for '%s'", Opts.Kernel.c_str());
   }
   PassBuilder PB(&TM, Tuning, std::nullopt, Debug ? &PIC : nullptr);
-  // Right before loop-vectorize: explicit vectors of work-item loops split
-  // (WEFT_SCALARIZE=0 keeps them), then long dependence chains interleaved.
-  if (Tuning.LoopVectorization)
-    PB.registerVectorizerStartEPCallback(
-        [](FunctionPassManager &FPM, OptimizationLevel) {
-          if (scalarizationEnabled())
-            FPM.addPass(ScalarizeWorkItemLoopsPass());
-          FPM.addPass(InterleaveWorkItemLoopsPass());
-        });
+  // Right before loop-vectorize: the work-item loops keep their parallel
+  // annotation only where no work-item reloads what it stored; then
+  // explicit vectors of work-item loops split (WEFT_SCALARIZE=0 keeps
+  // them), and long dependence chains interleaved.
+  PB.registerVectorizerStartEPCallback(
+      [Vectorize = Tuning.LoopVectorization](FunctionPassManager &FPM,
+                                             OptimizationLevel) {
+        FPM.addPass(CheckParallelLoopsPass());
+        if (!Vectorize)
+          return;
+        if (scalarizationEnabled())
+          FPM.addPass(ScalarizeWorkItemLoopsPass());
+        FPM.addPass(InterleaveWorkItemLoopsPass());
+      });
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
