@@ -16,6 +16,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 using namespace llvm;
 
 namespace weft {
@@ -59,16 +61,19 @@ bool accessesPrivateAlloca(Instruction &I) {
 namespace {
 
 /// One object in the sense of mayReadAfterWriteInIteration: an argument, a
-/// global or an alloca (Loaded false, Offset 0); or the pointer loaded from
-/// Base + Offset, where Base is a function argument (in the launcher, the
-/// kernel argument buffer: one object per kernel argument); or {nullptr,
-/// 0, true}, every other loaded pointer.
+/// global or an alloca (Depth 0); or a pointer loaded through a chain of
+/// at most MaxChain loads at constant offsets from a function argument
+/// (the launcher reads each kernel argument through its argument buffer,
+/// args[i] -> value -> pointer: one object per kernel argument); or
+/// {nullptr}, every other loaded pointer.
+constexpr unsigned MaxChain = 3;
 struct ObjectKey {
   const Value *Base = nullptr;
-  int64_t Offset = 0;
-  bool Loaded = false;
+  unsigned Depth = 0;
+  int64_t Offsets[MaxChain] = {};
   bool operator==(const ObjectKey &O) const {
-    return Base == O.Base && Offset == O.Offset && Loaded == O.Loaded;
+    return Base == O.Base && Depth == O.Depth &&
+           std::equal(Offsets, Offsets + Depth, O.Offsets);
   }
 };
 
@@ -80,12 +85,20 @@ struct AccessObjects {
 
 ObjectKey loadedPointerKey(const LoadInst &L) {
   const DataLayout &DL = L.getModule()->getDataLayout();
-  int64_t Offset = 0;
-  const Value *Base =
-      GetPointerBaseWithConstantOffset(L.getPointerOperand(), Offset, DL);
-  if (isa<Argument>(Base) && !L.isVolatile())
-    return {Base, Offset, true};
-  return {nullptr, 0, true};
+  ObjectKey Key;
+  const LoadInst *Load = &L;
+  while (Load && !Load->isVolatile() && Key.Depth < MaxChain) {
+    int64_t Offset = 0;
+    const Value *Base = GetPointerBaseWithConstantOffset(
+        Load->getPointerOperand(), Offset, DL);
+    Key.Offsets[Key.Depth++] = Offset;
+    if (isa<Argument>(Base)) {
+      Key.Base = Base;
+      return Key;
+    }
+    Load = dyn_cast<LoadInst>(Base);
+  }
+  return ObjectKey(); // a loaded pointer like any other
 }
 
 bool addObjectsOf(const Value *Ptr, AccessObjects &Out) {
@@ -93,7 +106,7 @@ bool addObjectsOf(const Value *Ptr, AccessObjects &Out) {
   getUnderlyingObjects(Ptr, Objects);
   for (const Value *O : Objects) {
     if (isa<Argument>(O) || isa<GlobalValue>(O) || isa<AllocaInst>(O))
-      Out.Objects.push_back({O, 0, false});
+      Out.Objects.push_back({O, 0, {}});
     else if (auto *L = dyn_cast<LoadInst>(O))
       Out.Objects.push_back(loadedPointerKey(*L));
     else

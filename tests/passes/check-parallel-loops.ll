@@ -2,9 +2,9 @@
 ; llvm.loop.parallel_accesses unless a work-item may, in one iteration,
 ; store and then touch the same memory: two stores to one buffer at
 ; constant distances, or stores and loads through different kernel
-; arguments (pointers loaded from different offsets of the argument
-; buffer), keep it; a reload at a distance nobody knows drops it. A loop
-; that is not innermost is left alone.
+; arguments (pointers loaded through different slots of the argument
+; buffer, as the launcher reads them), keep it; a reload at a distance
+; nobody knows drops it. A loop that is not innermost is left alone.
 ; RUN: weft-opt -passes=weft-check-parallel-loops -S %s | FileCheck %s
 
 ; CHECK-LABEL: define void @apart(
@@ -42,9 +42,11 @@ done:
 ; CHECK: br i1 %more, label %x.loop, label %done, !llvm.loop [[KEEP2:![0-9]+]]
 define void @two_arguments(ptr noalias %args) {
 entry:
-  %out = load ptr, ptr %args, align 8
+  %out.ptr = load ptr, ptr %args, align 8
+  %out = load ptr, ptr %out.ptr, align 8
   %in.slot = getelementptr i8, ptr %args, i64 8
-  %in = load ptr, ptr %in.slot, align 8
+  %in.ptr = load ptr, ptr %in.slot, align 8
+  %in = load ptr, ptr %in.ptr, align 8
   br label %x.loop
 x.loop:
   %x = phi i64 [ 0, %entry ], [ %x.next, %x.loop ]
