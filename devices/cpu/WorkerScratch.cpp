@@ -11,6 +11,8 @@ namespace weft {
 /// Every __local block and the private arena start at this alignment, so
 /// the widest vector type is aligned and blocks never share a cache line.
 static constexpr size_t ScratchAlignment = 128;
+static_assert(ScratchAlignment % LocalVariablesAlignment == 0,
+              "launcher.h's promise for WorkGroupContext::LocalVariables");
 
 static size_t alignUp(size_t Value, size_t Alignment) {
   return (Value + Alignment - 1) / Alignment * Alignment;
@@ -42,12 +44,18 @@ size_t workGroupCount(const KernelLaunch &Launch) {
 void WorkerScratch::runWorkGroups(const KernelLaunch &Launch, size_t First,
                                   size_t End) {
   // This thread's view of the arguments: shared values, own local memory.
+  // One block, sized once per command and reused by every group: the
+  // kernel's automatic __local variables, then each __local argument.
   Args = Launch.ArgPointers;
-  size_t LocalBytes = 0;
+  const size_t VariableBytes =
+      alignUp(Launch.Function.LocalVariablesSize, ScratchAlignment);
+  size_t LocalBytes = VariableBytes;
   for (const KernelLaunch::LocalArg &L : Launch.LocalArgs)
     LocalBytes += alignUp(L.Size, ScratchAlignment);
   auto *Local = static_cast<unsigned char *>(
       LocalBytes ? grow(LocalMemory, LocalCapacity, LocalBytes) : nullptr);
+  void *Variables = VariableBytes ? Local : nullptr;
+  Local += VariableBytes;
   LocalPointers.assign(Launch.LocalArgs.size(), nullptr);
   for (size_t I = 0; I < Launch.LocalArgs.size(); ++I) {
     LocalPointers[I] = Local;
@@ -72,6 +80,7 @@ void WorkerScratch::runWorkGroups(const KernelLaunch &Launch, size_t First,
           : nullptr;
 
   Ctx.Printf = Launch.Printf.get();
+  Ctx.LocalVariables = Variables;
 
   const size_t GroupsX = Ctx.NumGroups[0], GroupsY = Ctx.NumGroups[1];
   for (size_t Group = First; Group < End; ++Group) {

@@ -83,8 +83,9 @@ struct KernelDesc {
   size_t WorkGroupSizeHint[3] = {0, 0, 0};
   /// CL_KERNEL_ATTRIBUTES: the kernel's attributes as written in source.
   std::string Attributes;
-  /// Bytes of __local variables declared in the kernel body (added to the
-  /// local memory of every work-group).
+  /// Bytes of __local variables declared in the kernel body, laid out as
+  /// the launcher lays them out (each at a multiple of its alignment);
+  /// added to the local memory of every work-group.
   size_t StaticLocalMemSize = 0;
   /// CL_KERNEL_PRIVATE_MEM_SIZE: private bytes per work-item, its share of
   /// the context arrays (values live across barriers) included; measured
@@ -158,6 +159,9 @@ struct WorkGroupFunction {
   size_t PrivateArenaSize = 0;
   /// Private memory per work-item, for CL_KERNEL_PRIVATE_MEM_SIZE.
   size_t PrivateMemPerWorkItem = 0;
+  /// Bytes of per-worker local memory the launcher needs in
+  /// WorkGroupContext::LocalVariables (automatic __local variables).
+  size_t LocalVariablesSize = 0;
   /// The kernel calls printf: WorkGroupContext::Printf must point at the
   /// NDRange's PrintfBuffer.
   bool UsesPrintf = false;

@@ -49,7 +49,20 @@ struct WorkGroupContext {
   void *PrivateArena;
   /// The NDRange's printf records; null unless the kernel calls printf.
   PrintfBuffer *Printf;
+  /// The automatic __local variables of the kernel (those declared in its
+  /// body): at least WorkGroupFunction::LocalVariablesSize bytes, aligned
+  /// to LocalVariablesAlignment, owned by the calling worker like the
+  /// memory of its __local arguments and reused across work-groups (the
+  /// contents need not survive from one call to the next). Null when the
+  /// size is 0. Never the worker's stack: the variables may take up to
+  /// CL_DEVICE_LOCAL_MEM_SIZE.
+  void *LocalVariables;
 };
+
+/// The alignment drivers give WorkGroupContext::LocalVariables, the widest
+/// OpenCL C type's (double16); the launcher realigns for stricter
+/// __attribute__((aligned)) variables itself, within the size it asks for.
+inline constexpr uint64_t LocalVariablesAlignment = 128;
 
 /// Args[I] points at the value of kernel argument I as clSetKernelArg
 /// describes it: for a buffer, at a pointer holding the buffer's address in

@@ -16,8 +16,9 @@ namespace weft {
 namespace {
 
 constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'B', 'I', 'N', '\0'};
-/// Bump when the layout changes: older binaries are then refused.
-constexpr uint32_t FormatVersion = 4;
+/// Bump when the layout or a field's meaning changes: older binaries are
+/// then refused. 5: StaticLocalMemSize counts alignment padding.
+constexpr uint32_t FormatVersion = 5;
 constexpr size_t HeaderSize = sizeof(Magic) + 4 + 8 + 8;
 
 uint64_t fnv1a(const unsigned char *Data, size_t Size) {

@@ -20,6 +20,7 @@
 #include "CompilerInternals.h"
 #include "FrontEnd.h"
 #include "KernelUtils.h"
+#include "Launcher.h"
 
 #include "BuiltinLibrary.h"
 #include "weft/debug.h"
@@ -449,8 +450,11 @@ KernelDesc describeKernel(Function &F) {
               ")");
   K.Attributes = Attrs;
 
-  // Automatic __local variables of the kernel and anything it calls.
+  // Automatic __local variables of the kernel and anything it calls, laid
+  // out in module order as the launcher lays out those the work-group
+  // function still uses (a subset, never larger).
   SmallPtrSet<Function *, 16> Reachable = reachableFunctions(F);
+  SmallVector<GlobalVariable *, 4> Locals;
   for (GlobalVariable &GV : F.getParent()->globals()) {
     if (GV.getAddressSpace() != LocalAddressSpace)
       continue;
@@ -464,8 +468,9 @@ KernelDesc describeKernel(Function &F) {
         Work.append(U->user_begin(), U->user_end());
     }
     if (Used)
-      K.StaticLocalMemSize += DL.getTypeAllocSize(GV.getValueType());
+      Locals.push_back(&GV);
   }
+  K.StaticLocalMemSize = layOutLocalVariables(Locals, DL).Size;
   return K;
 }
 

@@ -40,7 +40,7 @@ namespace weft {
 namespace {
 
 constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'K', 'C', '0', '1'};
-constexpr uint32_t FormatVersion = 1;
+constexpr uint32_t FormatVersion = 2;
 constexpr const char *EntrySuffix = ".wkc";
 
 struct EntryHeader {
@@ -50,6 +50,7 @@ struct EntryHeader {
   uint8_t Key[32];
   uint64_t PrivateArenaSize;
   uint64_t PrivateMemPerWorkItem;
+  uint64_t LocalVariablesSize;
   uint64_t SymbolSize;
   uint64_t ObjectSize;
   uint64_t PayloadChecksum;
@@ -246,6 +247,7 @@ bool KernelCache::lookup(const Key &K, CachedWorkGroupFunction &Out) const {
     return Reject("checksum mismatch");
   Out.PrivateArenaSize = H.PrivateArenaSize;
   Out.PrivateMemPerWorkItem = H.PrivateMemPerWorkItem;
+  Out.LocalVariablesSize = H.LocalVariablesSize;
   // Recently used entries survive trimming.
   utimensat(AT_FDCWD, Path.c_str(), nullptr, 0);
   ++Hits;
@@ -264,6 +266,7 @@ void KernelCache::store(const Key &K,
   memcpy(H.Key, K.data(), K.size());
   H.PrivateArenaSize = Entry.PrivateArenaSize;
   H.PrivateMemPerWorkItem = Entry.PrivateMemPerWorkItem;
+  H.LocalVariablesSize = Entry.LocalVariablesSize;
   H.SymbolSize = Entry.Symbol.size();
   H.ObjectSize = Entry.Object.size();
   H.PayloadChecksum = payloadChecksum(Entry.Symbol, Entry.Object);

@@ -32,6 +32,7 @@ struct CachedWorkGroupFunction {
   std::string Object; ///< a relocatable object file for the target
   uint64_t PrivateArenaSize = 0;
   uint64_t PrivateMemPerWorkItem = 0;
+  uint64_t LocalVariablesSize = 0;
 };
 
 class KernelCache {

@@ -17,11 +17,28 @@
 // does it. The driver's worker threads run other kernels in between, so
 // the launcher, not the thread, owns the mode.
 //
-// K.workgroup is then inlined, and the automatic __local variables of the
-// kernel (clang makes them internal globals in address space 3) become
-// allocas of the launcher's frame: one copy per work-group call, private to
-// the worker running it, which is the OpenCL semantics while the work-items
-// of a group run on one thread.
+// K.workgroup is then inlined. The automatic __local variables of the
+// kernel (clang makes them internal globals in address space 3) live in the
+// worker's local memory, next to its __local arguments, not in the
+// launcher's frame: they may take up to CL_DEVICE_LOCAL_MEM_SIZE, more than
+// a worker thread's stack may hold. The launcher lays them out in module
+// order, each at a multiple of its alignment (BuildProgram.cpp measures
+// CL_KERNEL_LOCAL_MEM_SIZE the same way), records the block's size on
+// itself (LocalVariablesAttr) and addresses each variable at its offset in
+// WorkGroupContext::LocalVariables:
+//
+//   K.tile = call noalias ptr @__weft_local_variable(ptr %ctx, i64 0, ...)
+//   K.sum  = call noalias ptr @__weft_local_variable(ptr %ctx, i64 1024, ...)
+//
+// Each address comes from a call with a noalias result, as from malloc,
+// not from arithmetic on the block: that makes each variable an object of
+// its own for alias analysis, as the allocas they replace were, so that
+// loop idioms and vectorization still know the variables apart from the
+// kernel's buffers and from each other (from one block, MatrixTranspose's
+// tile copy was no longer a memcpy and MatrixMultiplicationTiled's tiles
+// were gathered). It is true to what the variables are: disjoint memory
+// that nothing else the kernel reaches points into, whose contents do not
+// outlive the work-group.
 //
 //===----------------------------------------------------------------------===//
 #include "Launcher.h"
@@ -30,7 +47,9 @@
 
 #include "weft/launcher.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicsX86.h"
@@ -57,6 +76,8 @@ static_assert(offsetof(weft::WorkGroupContext, EnqueuedLocalSize) == 128,
               "layout");
 static_assert(offsetof(weft::WorkGroupContext, PrivateArena) == 152, "layout");
 static_assert(offsetof(weft::WorkGroupContext, Printf) == 160, "layout");
+static_assert(offsetof(weft::WorkGroupContext, LocalVariables) == 168,
+              "layout");
 static_assert(offsetof(weft::PrintfBuffer, Used) == 0 &&
                   offsetof(weft::PrintfBuffer, Capacity) == 8 &&
                   offsetof(weft::PrintfBuffer, Data) == 16,
@@ -87,6 +108,113 @@ Value *setFlushToZero(IRBuilder<> &B) {
   B.CreateStore(B.CreateOr(Old, FlushToZero | DenormalsAreZero), Flushing);
   B.CreateIntrinsic(Intrinsic::x86_sse_ldmxcsr, {}, {Flushing});
   return Saved;
+}
+
+/// Whether F uses GV, looking through constant expressions.
+bool isUsedIn(GlobalVariable &GV, Function &F) {
+  SmallVector<User *, 8> Work(GV.users());
+  while (!Work.empty()) {
+    User *U = Work.pop_back_val();
+    if (auto *I = dyn_cast<Instruction>(U)) {
+      if (I->getFunction() == &F)
+        return true;
+    } else if (isa<ConstantExpr>(U)) {
+      Work.append(U->user_begin(), U->user_end());
+    }
+  }
+  return false;
+}
+
+/// The automatic __local variables F uses, in module order.
+SmallVector<GlobalVariable *, 4> localsUsedBy(Function &F) {
+  SmallVector<GlobalVariable *, 4> Locals;
+  for (GlobalVariable &GV : F.getParent()->globals())
+    if (GV.getAddressSpace() == LocalAddressSpace && isUsedIn(GV, F))
+      Locals.push_back(&GV);
+  return Locals;
+}
+
+/// The function a launcher calls for the address of each variable:
+///
+///   __weft_local_variable(Ctx, Offset, Mask)
+///     = round_up(Ctx->LocalVariables, Mask + 1) + Offset
+///
+/// Its noalias result makes each variable an object of its own (see
+/// above); noinline keeps it a call (a few per work-group) so that the
+/// attribute stays, and reading the context inside keeps interprocedural
+/// constant propagation from reducing it to an argument it returns.
+Function *getLocalVariableFunction(Module &M) {
+  if (Function *F = M.getFunction(LocalVariableFunction))
+    return F;
+  LLVMContext &C = M.getContext();
+  auto *Ptr = PointerType::get(C, 0);
+  auto *I64 = Type::getInt64Ty(C);
+  auto *F =
+      Function::Create(FunctionType::get(Ptr, {Ptr, I64, I64}, false),
+                       GlobalValue::InternalLinkage, LocalVariableFunction, M);
+  F->addRetAttr(Attribute::NoAlias);
+  F->addRetAttr(Attribute::NonNull);
+  F->addFnAttr(Attribute::NoInline);
+  F->addFnAttr(Attribute::NoUnwind);
+  F->addFnAttr(Attribute::WillReturn);
+  F->setMemoryEffects(MemoryEffects::argMemOnly(ModRefInfo::Ref));
+  F->addParamAttr(0, Attribute::ReadOnly);
+  F->addParamAttr(0, Attribute::NoCapture);
+  F->addDereferenceableParamAttr(0, sizeof(WorkGroupContext));
+  Argument *Ctx = F->getArg(0), *Offset = F->getArg(1), *Mask = F->getArg(2);
+  IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+  Value *Field =
+      B.CreateStructGEP(getWorkGroupContextType(C), Ctx, CtxLocalVariables);
+  Value *Block = B.CreateAlignedLoad(Ptr, Field, Align(8), "locals");
+  Value *Up = B.CreateInBoundsGEP(B.getInt8Ty(), Block, Mask);
+  Value *Aligned = B.CreateIntrinsic(Intrinsic::ptrmask, {Ptr, I64},
+                                     {Up, B.CreateNot(Mask)});
+  B.CreateRet(B.CreateInBoundsGEP(B.getInt8Ty(), Aligned, Offset));
+  return F;
+}
+
+/// Addresses each of Locals (laid out as Layout says) in L's block of
+/// WorkGroupContext::LocalVariables instead of the globals; returns the
+/// bytes the driver must provide there.
+uint64_t localsToContextBlock(Function &L, ArrayRef<GlobalVariable *> Locals,
+                              const LocalVariableLayout &Layout) {
+  Module &M = *L.getParent();
+  LLVMContext &C = M.getContext();
+  const DataLayout &DL = M.getDataLayout();
+  // A variable declared with an alignment stricter than the driver's
+  // promise: round the block up, within slack the launcher asks for.
+  uint64_t Mask = 0, Size = Layout.Size;
+  if (Layout.MaxAlign.value() > LocalVariablesAlignment) {
+    Mask = Layout.MaxAlign.value() - 1;
+    Size += Layout.MaxAlign.value() - LocalVariablesAlignment;
+  }
+  BasicBlock &Entry = L.getEntryBlock();
+  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+  Function *AddressOf = getLocalVariableFunction(M);
+  // Constant-expression uses become instructions first, so that the
+  // globals' uses in L can be told from those elsewhere.
+  SmallVector<Constant *, 4> AsConstants(Locals.begin(), Locals.end());
+  convertUsersOfConstantsToInstructions(AsConstants, &L);
+  for (auto [GV, Offset] : zip(Locals, Layout.Offsets)) {
+    CallInst *Addr = B.CreateCall(
+        AddressOf, {L.getArg(1), B.getInt64(Offset), B.getInt64(Mask)},
+        "weft.local." + GV->getName());
+    // What the block's alignment and the offset guarantee, at least the
+    // variable's own alignment.
+    Type *T = GV->getValueType();
+    Align Block(std::max<uint64_t>(LocalVariablesAlignment, Mask + 1));
+    Addr->addRetAttr(
+        Attribute::getWithAlignment(C, commonAlignment(Block, Offset)));
+    Addr->addRetAttr(
+        Attribute::getWithDereferenceableBytes(C, DL.getTypeAllocSize(T)));
+    Value *AsLocal = B.CreateAddrSpaceCast(Addr, GV->getType());
+    // Other functions (other launchers) keep the global.
+    GV->replaceUsesWithIf(AsLocal, [&](Use &U) {
+      auto *I = dyn_cast<Instruction>(U.getUser());
+      return I && I->getFunction() == &L;
+    });
+  }
+  return Size;
 }
 
 Function *createLauncher(Function &WG, StringRef Kernel) {
@@ -141,55 +269,35 @@ Function *createLauncher(Function &WG, StringRef Kernel) {
   InlineFunctionInfo IFI;
   if (!InlineFunction(*Call, IFI).isSuccess())
     LLVM_DEBUG(dbgs() << "could not inline " << WG.getName() << "\n");
+
+  SmallVector<GlobalVariable *, 4> Locals = localsUsedBy(*L);
+  if (!Locals.empty()) {
+    LocalVariableLayout Layout =
+        layOutLocalVariables(Locals, M.getDataLayout());
+    uint64_t Size = localsToContextBlock(*L, Locals, Layout);
+    L->addFnAttr(LocalVariablesAttr, utostr(Size));
+    LLVM_DEBUG(dbgs() << Kernel << ": " << Locals.size()
+                      << " automatic __local variables, " << Size
+                      << " bytes of WorkGroupContext::LocalVariables\n");
+  }
   return L;
 }
 
-/// Whether F uses GV, looking through constant expressions.
-bool isUsedIn(GlobalVariable &GV, Function &F) {
-  SmallVector<User *, 8> Work(GV.users());
-  while (!Work.empty()) {
-    User *U = Work.pop_back_val();
-    if (auto *I = dyn_cast<Instruction>(U)) {
-      if (I->getFunction() == &F)
-        return true;
-    } else if (isa<ConstantExpr>(U)) {
-      Work.append(U->user_begin(), U->user_end());
-    }
-  }
-  return false;
-}
-
-void localsToAllocas(Module &M, Function &L) {
-  SmallVector<GlobalVariable *, 4> Locals;
-  for (GlobalVariable &GV : M.globals())
-    if (GV.getAddressSpace() == LocalAddressSpace && isUsedIn(GV, L))
-      Locals.push_back(&GV);
-  if (Locals.empty())
-    return;
-  SmallVector<Constant *, 4> AsConstants(Locals.begin(), Locals.end());
-  convertUsersOfConstantsToInstructions(AsConstants, &L);
-
-  BasicBlock &Entry = L.getEntryBlock();
-  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
-  const DataLayout &DL = M.getDataLayout();
-  for (GlobalVariable *GV : Locals) {
-    Align A = std::max(GV->getAlign().valueOrOne(), Align(64));
-    AllocaInst *Mem = B.CreateAlloca(GV->getValueType(), DL.getAllocaAddrSpace(),
-                                     nullptr, "weft.local." + GV->getName());
-    Mem->setAlignment(A);
-    Value *AsLocal = B.CreateAddrSpaceCast(Mem, GV->getType());
-    // Other functions (the original kernel, other launchers) keep the
-    // global; each launcher has its own copy.
-    GV->replaceUsesWithIf(AsLocal, [&](Use &U) {
-      auto *I = dyn_cast<Instruction>(U.getUser());
-      return I && I->getFunction() == &L;
-    });
-    if (GV->use_empty())
-      GV->eraseFromParent();
-  }
-}
-
 } // namespace
+
+LocalVariableLayout layOutLocalVariables(ArrayRef<GlobalVariable *> Locals,
+                                         const DataLayout &DL) {
+  LocalVariableLayout Layout;
+  for (GlobalVariable *GV : Locals) {
+    Type *T = GV->getValueType();
+    Align A = std::max(GV->getAlign().valueOrOne(), DL.getABITypeAlign(T));
+    uint64_t Offset = alignTo(Layout.Size, A);
+    Layout.Offsets.push_back(Offset);
+    Layout.Size = Offset + DL.getTypeAllocSize(T);
+    Layout.MaxAlign = std::max(Layout.MaxAlign, A);
+  }
+  return Layout;
+}
 
 PreservedAnalyses LauncherPass::run(Module &M, ModuleAnalysisManager &) {
   SmallVector<Function *, 4> WorkGroupFunctions;
@@ -202,11 +310,17 @@ PreservedAnalyses LauncherPass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::all();
   for (Function *WG : WorkGroupFunctions) {
     std::string Of = derivedFrom(*WG, WorkGroupAttr).str();
-    Function *L = createLauncher(*WG, Of);
+    createLauncher(*WG, Of);
     if (WG->use_empty())
       WG->eraseFromParent();
-    localsToAllocas(M, *L);
   }
+  // The variables every launcher now addresses in its own block.
+  for (GlobalVariable &GV : make_early_inc_range(M.globals()))
+    if (GV.getAddressSpace() == LocalAddressSpace) {
+      GV.removeDeadConstantUsers();
+      if (GV.use_empty())
+        GV.eraseFromParent();
+    }
   return PreservedAnalyses::none();
 }
 

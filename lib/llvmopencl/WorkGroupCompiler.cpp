@@ -17,13 +17,14 @@
 // clash over symbol names, whichever process first compiled them.
 //
 //===----------------------------------------------------------------------===//
+#include "CheckParallelLoops.h"
 #include "CompilerInternals.h"
 #include "FiberRuntime.h"
+#include "InterleaveWorkItemLoops.h"
 #include "KernelCache.h"
 #include "KernelUtils.h"
+#include "Launcher.h"
 #include "LowerPrintf.h"
-#include "CheckParallelLoops.h"
-#include "InterleaveWorkItemLoops.h"
 #include "ParallelRegions.h"
 #include "PerfMap.h"
 #include "ScalarizeWorkItemLoops.h"
@@ -461,9 +462,8 @@ size_t privateMemory(Function &Launcher) {
   size_t Bytes = 0;
   for (Instruction &I : Launcher.getEntryBlock())
     if (auto *A = dyn_cast<AllocaInst>(&I))
-      if (!A->getName().starts_with("weft.local."))
-        if (auto Size = A->getAllocationSize(DL))
-          Bytes += Size->getFixedValue();
+      if (auto Size = A->getAllocationSize(DL))
+        Bytes += Size->getFixedValue();
   return Bytes;
 }
 
@@ -570,6 +570,7 @@ WorkGroupFunction compileWorkGroupFunction(const std::string &Bitcode,
         loadObject(Hit.Object, Hit.Symbol, Result, Error)) {
       Result.PrivateArenaSize = Hit.PrivateArenaSize;
       Result.PrivateMemPerWorkItem = Hit.PrivateMemPerWorkItem;
+      Result.LocalVariablesSize = Hit.LocalVariablesSize;
       WEFT_LOG(DebugCompile,
                "work-group function of '%s' for %zux%zux%zu from the kernel "
                "cache: %.3f s",
@@ -638,6 +639,8 @@ WorkGroupFunction compileWorkGroupFunction(const std::string &Bitcode,
   uint64_t WorkItems = uint64_t(LocalSize[0]) * LocalSize[1] * LocalSize[2];
   Result.PrivateMemPerWorkItem =
       privateMemory(*L) + Result.PrivateArenaSize / WorkItems;
+  if (Attribute A = L->getFnAttribute(LocalVariablesAttr); A.isValid())
+    A.getValueAsString().getAsInteger(10, Result.LocalVariablesSize);
 
   std::string Symbol = Launcher;
   dumpIR(M, Kernel + "-final");
@@ -651,8 +654,9 @@ WorkGroupFunction compileWorkGroupFunction(const std::string &Bitcode,
   if (!loadObject(ObjectBytes, Symbol, Result, Error))
     return Result;
   if (Cache.enabled())
-    Cache.store(CacheKey, {Symbol, ObjectBytes.str(), Result.PrivateArenaSize,
-                           Result.PrivateMemPerWorkItem});
+    Cache.store(CacheKey,
+                {Symbol, ObjectBytes.str(), Result.PrivateArenaSize,
+                 Result.PrivateMemPerWorkItem, Result.LocalVariablesSize});
   WEFT_LOG(DebugCompile, "work-group function %s for %zux%zux%zu: %.3f s",
            Symbol.c_str(), LocalSize[0], LocalSize[1], LocalSize[2],
            secondsSince(Start));

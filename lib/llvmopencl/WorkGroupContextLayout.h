@@ -27,6 +27,7 @@ enum WorkGroupContextField : unsigned {
   CtxEnqueuedLocalSize,
   CtxPrivateArena,
   CtxPrintf,
+  CtxLocalVariables,
 };
 
 inline llvm::StructType *getWorkGroupContextType(llvm::LLVMContext &C) {
@@ -34,10 +35,12 @@ inline llvm::StructType *getWorkGroupContextType(llvm::LLVMContext &C) {
     return T;
   auto *I32 = llvm::Type::getInt32Ty(C);
   auto *Dims = llvm::ArrayType::get(llvm::Type::getInt64Ty(C), 3);
-  return llvm::StructType::create(
-      C, {I32, I32, Dims, Dims, Dims, Dims, Dims, Dims, llvm::PointerType::get(C, 0),
-       llvm::PointerType::get(C, 0)},
-      "weft.WorkGroupContext");
+  return llvm::StructType::create(C,
+                                  {I32, I32, Dims, Dims, Dims, Dims, Dims, Dims,
+                                   llvm::PointerType::get(C, 0),
+                                   llvm::PointerType::get(C, 0),
+                                   llvm::PointerType::get(C, 0)},
+                                  "weft.WorkGroupContext");
 }
 
 /// Loads Field[Dim] (or the scalar Field) of the context. The context does

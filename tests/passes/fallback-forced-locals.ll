@@ -1,7 +1,8 @@
 ; Forced with -weft-wg-method=fallback (WEFT_WG_METHOD=fallback), even a
 ; kernel the region method takes runs as fibers. An automatic __local
 ; variable reaches the fiber through the frame, its address taken in
-; K.workgroup, which the launcher inlines and gives its own copy.
+; K.workgroup, which the launcher inlines and points at the worker's local
+; memory (WorkGroupContext::LocalVariables).
 ; RUN: weft-opt -passes=weft-workgroup -weft-wg-method=fallback -weft-local-size=4,1,1 -S %s | FileCheck %s
 
 ; CHECK-LABEL: define internal void @k.fiber(
@@ -12,8 +13,10 @@
 ; CHECK-NOT: call void @__weft_fiber_barrier(
 ; CHECK: ret void
 ; CHECK-LABEL: define void @__weft_launch_k(
-; CHECK: %weft.local.k.tmp = alloca [4 x i32], align 64
-; CHECK: store ptr addrspace(3) %{{.*}}, ptr
+; CHECK-NOT: alloca [4 x i32]
+; CHECK: [[ADDR:%.*]] = call align 128 dereferenceable(16) ptr @__weft_local_variable(ptr %ctx, i64 0, i64 0)
+; CHECK: [[TMP:%.*]] = addrspacecast ptr [[ADDR]] to ptr addrspace(3)
+; CHECK: store ptr addrspace(3) [[TMP]], ptr
 ; CHECK: call void @__weft_run_work_group_fibers(ptr {{.*}}%ctx, ptr @k.fiber, ptr %frame.i, i64 32768)
 
 @k.tmp = internal addrspace(3) global [4 x i32] undef, align 4

@@ -10,7 +10,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 namespace {
@@ -44,6 +46,14 @@ void runNDRange(const weft::WorkGroupFunction &F, void *const *Args,
   }
   std::vector<char> Arena(F.PrivateArenaSize + 64);
   Ctx.PrivateArena = Arena.data();
+  // With the alignment launcher.h promises, as a driver gives it.
+  const size_t A = weft::LocalVariablesAlignment;
+  std::unique_ptr<void, decltype(&std::free)> Locals(
+      F.LocalVariablesSize
+          ? std::aligned_alloc(A, (F.LocalVariablesSize + A - 1) / A * A)
+          : nullptr,
+      &std::free);
+  Ctx.LocalVariables = Locals.get();
   for (uint64_t Z = 0; Z < Ctx.NumGroups[2]; ++Z)
     for (uint64_t Y = 0; Y < Ctx.NumGroups[1]; ++Y)
       for (uint64_t X = 0; X < Ctx.NumGroups[0]; ++X) {

@@ -48,6 +48,7 @@ weft::CachedWorkGroupFunction sampleEntry() {
     E.Object[I] = static_cast<char>(I * 7 + 3);
   E.PrivateArenaSize = 12345;
   E.PrivateMemPerWorkItem = 67;
+  E.LocalVariablesSize = 890;
   return E;
 }
 
@@ -64,6 +65,7 @@ TEST(KernelCache, StoresAndRestoresAnEntry) {
   EXPECT_EQ(Out.Object, In.Object);
   EXPECT_EQ(Out.PrivateArenaSize, In.PrivateArenaSize);
   EXPECT_EQ(Out.PrivateMemPerWorkItem, In.PrivateMemPerWorkItem);
+  EXPECT_EQ(Out.LocalVariablesSize, In.LocalVariablesSize);
 }
 
 TEST(KernelCache, KeysDependOnEveryInput) {
