@@ -241,11 +241,39 @@ private:
   SmallVector<Loop *, 8> Chosen;
 };
 
+/// Where a trip of L starts for the work-items: the top of its body when
+/// the header only tests the uniform exit condition (a for loop), else the
+/// header after its PHIs. A barrier after the test leaves the test in the
+/// region that reaches the header (the previous trip's or the code before
+/// the loop), which then ends at one barrier or the other; a barrier
+/// before it would test the condition in every work-item of every trip
+/// inside the body's work-item loop, which the vectorizer if-converts:
+/// each value the trip updates is then selected against its old value at
+/// the end, and both stay live (clpeak float16: 64 live registers).
+BasicBlock *tripStart(Loop *L, const UniformityInfo &UI) {
+  BasicBlock *Header = L->getHeader();
+  BasicBlock *Body = nullptr;
+  for (BasicBlock *Succ : successors(Header)) {
+    if (!L->contains(Succ))
+      continue;
+    if (Body || Succ == Header)
+      return Header;
+    Body = Succ;
+  }
+  if (!Body || Body->getSinglePredecessor() != Header || Body->isEHPad())
+    return Header;
+  for (Instruction &I : *Header)
+    if (!isa<PHINode>(I) && !isa<DbgInfoIntrinsic>(I) && !I.isTerminator() &&
+        (I.mayHaveSideEffects() || I.mayReadFromMemory() || !UI.isUniform(&I)))
+      return Header;
+  return Body;
+}
+
 /// The blocks that get an implicit barrier at their top for a chosen loop:
-/// its header (after the PHIs) and each exit block every work-item reaches.
+/// where its trips start and each exit block every work-item reaches.
 void collectBarrierBlocks(Loop *L, const UniformityInfo &UI,
                           SetVector<BasicBlock *> &Blocks) {
-  Blocks.insert(L->getHeader());
+  Blocks.insert(tripStart(L, UI));
   SmallVector<BasicBlock *, 4> Exits;
   L->getUniqueExitBlocks(Exits);
   for (BasicBlock *Exit : Exits)

@@ -403,6 +403,16 @@ Value *contextIndex(IRBuilder<> &B, Value *const Lid[3],
       Lid[0], "wi.linear", true, true);
 }
 
+/// Bytes left between consecutive context arrays. Their sizes are often a
+/// multiple of 1 KiB (256 work-items times 4 or 8 bytes), so back to back
+/// they start at the same few offsets modulo 4 KiB: a work-item loop that
+/// walks many of them at once (a float16 value split into 16 arrays, clpeak
+/// double16 has 32 of 2 KiB) maps them all to the same few L1 sets, which
+/// evict each other, and its loads wait behind stores 4 KiB apart. One
+/// cache line more per array spreads them over the sets (clpeak double16
+/// 55 -> 104 GFLOP/s with GroupWorkItemChains).
+constexpr uint64_t ContextArrayStagger = 64;
+
 /// Gives the allocas live across barriers context arrays in the private
 /// arena: memory whose address is taken is rewritten to use its slots
 /// directly, demoted values are returned in Values; returns the arena's
@@ -461,6 +471,8 @@ uint64_t formContextArrays(Function &F, const BarrierGraph &G,
     }
     Align Al = std::max(A->getAlign(), Align(4));
     uint64_t Stride = alignTo(A->getAllocationSize(DL)->getFixedValue(), Al);
+    if (Offset)
+      Offset += ContextArrayStagger;
     Offset = alignTo(Offset, std::max(Al, Align(64)));
     LLVM_DEBUG(dbgs() << "context array at " << Offset << ", " << Stride
                       << " bytes per work-item: " << *A << "\n");

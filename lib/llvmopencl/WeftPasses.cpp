@@ -3,6 +3,7 @@
 #include "WeftPasses.h"
 #include "CheckParallelLoops.h"
 #include "FlattenKernels.h"
+#include "GroupWorkItemChains.h"
 #include "HorizontalLoops.h"
 #include "InterleaveWorkItemLoops.h"
 #include "Launcher.h"
@@ -90,6 +91,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-check-parallel-loops") {
           FPM.addPass(CheckParallelLoopsPass());
+          return true;
+        }
+        if (Name == "weft-group-workitem-chains") {
+          FPM.addPass(GroupWorkItemChainsPass());
           return true;
         }
         if (Name == "weft-interleave-workitem-loops") {

@@ -20,6 +20,7 @@
 #include "CheckParallelLoops.h"
 #include "CompilerInternals.h"
 #include "FiberRuntime.h"
+#include "GroupWorkItemChains.h"
 #include "InterleaveWorkItemLoops.h"
 #include "KernelCache.h"
 #include "KernelUtils.h"
@@ -377,7 +378,8 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
   // Right before loop-vectorize: the work-item loops keep their parallel
   // annotation only where no work-item reloads what it stored; then
   // explicit vectors of work-item loops split (WEFT_SCALARIZE=0 keeps
-  // them), and long dependence chains interleaved.
+  // them), many independent chains laid out a few at a time, and long
+  // dependence chains interleaved.
   PB.registerVectorizerStartEPCallback(
       [Vectorize = Tuning.LoopVectorization](FunctionPassManager &FPM,
                                              OptimizationLevel) {
@@ -386,6 +388,7 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
           return;
         if (scalarizationEnabled())
           FPM.addPass(ScalarizeWorkItemLoopsPass());
+        FPM.addPass(GroupWorkItemChainsPass());
         FPM.addPass(InterleaveWorkItemLoopsPass());
       });
   PB.registerModuleAnalyses(MAM);
