@@ -104,7 +104,8 @@ bool collectChains(BasicBlock &BB, BlockChains &Out) {
       }
     if (!Member) {
       auto *Load = dyn_cast<LoadInst>(&I);
-      bool Invariant = Load && Load->hasMetadata(LLVMContext::MD_invariant_load);
+      bool Invariant =
+          Load && Load->hasMetadata(LLVMContext::MD_invariant_load);
       if (I.mayReadOrWriteMemory() && !Invariant)
         return false;
       continue;
@@ -179,8 +180,8 @@ DenseMap<Instruction *, unsigned> chainPressure(const BlockChains &BC) {
 
 /// Groups of chains (leaders, in order of first appearance) holding at most
 /// Budget values each; empty if grouping would not help.
-SmallVector<SmallVector<Instruction *, 8>, 4>
-formGroups(const BlockChains &BC, unsigned Registers) {
+SmallVector<SmallVector<Instruction *, 8>, 4> formGroups(const BlockChains &BC,
+                                                         unsigned Registers) {
   DenseMap<Instruction *, unsigned> Pressure = chainPressure(BC);
   SmallVector<Instruction *, 16> Leaders;
   SmallPtrSet<Instruction *, 16> Seen;
@@ -254,10 +255,11 @@ PreservedAnalyses GroupWorkItemChainsPass::run(Function &F,
       auto Groups = formGroups(BC, Registers);
       if (Groups.empty())
         continue;
-      WEFT_LOG(DebugCompile, "%s: %s holds more chains than %u registers: "
-               "%zu groups of up to %zu chains", F.getName().str().c_str(),
-               BB->getName().str().c_str(), Registers, Groups.size(),
-               Groups.front().size());
+      WEFT_LOG(DebugCompile,
+               "%s: %s holds more chains than %u registers: "
+               "%zu groups of up to %zu chains",
+               F.getName().str().c_str(), BB->getName().str().c_str(),
+               Registers, Groups.size(), Groups.front().size());
       reorder(*BB, BC, Groups);
       Grouped = true;
     }

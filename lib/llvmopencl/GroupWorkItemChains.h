@@ -9,8 +9,7 @@ namespace weft {
 /// Reorders the body of a work-item loop whose many independent dependence
 /// chains would together hold more values than the vector registers, so
 /// that the chains run a few at a time.
-struct GroupWorkItemChainsPass
-    : llvm::PassInfoMixin<GroupWorkItemChainsPass> {
+struct GroupWorkItemChainsPass : llvm::PassInfoMixin<GroupWorkItemChainsPass> {
   llvm::PreservedAnalyses run(llvm::Function &F,
                               llvm::FunctionAnalysisManager &AM);
 };

@@ -159,10 +159,35 @@ bool relaxDirectCalls(Module &M) {
 
 } // namespace
 
+std::string declareSleefVariants(Module &M, StringRef ScalarName,
+                                 StringRef Stem, Type *T, unsigned Arity,
+                                 StringRef Accuracy, unsigned SimdBytes) {
+  unsigned Bytes = SimdBytes >= 64 ? 64 : SimdBytes >= 32 ? 32 : 16;
+  bool IsFloat = T->isFloatTy();
+  SmallVector<GlobalValue *, 4> Declared;
+  std::string List;
+  for (unsigned RegBytes = Bytes; RegBytes >= 16; RegBytes /= 2) {
+    unsigned VF = RegBytes / (IsFloat ? 4 : 8);
+    auto *VecTy = FixedVectorType::get(T, VF);
+    SmallVector<Type *, 2> Params(Arity, VecTy);
+    std::string Vector = ("Sleef_" + Stem + (IsFloat ? "f" : "d") + Twine(VF) +
+                          Accuracy + sleefIsa(RegBytes, Bytes))
+                             .str();
+    FunctionCallee Callee =
+        M.getOrInsertFunction(Vector, FunctionType::get(VecTy, Params, false));
+    if (auto *VecFn = dyn_cast<Function>(Callee.getCallee()))
+      Declared.push_back(VecFn);
+    List += (Twine(List.empty() ? "" : ",") + "_ZGV_LLVM_N" + Twine(VF) +
+             (Arity == 2 ? "vv" : "v") + "_" + ScalarName + "(" + Vector + ")")
+                .str();
+  }
+  // The declarations have no user until the vectorizer makes one.
+  appendToCompilerUsed(M, Declared);
+  return List;
+}
+
 PreservedAnalyses VectorMathVariantsPass::run(Module &M,
                                               ModuleAnalysisManager &) {
-  unsigned Bytes = SimdBytes >= 64 ? 64 : SimdBytes >= 32 ? 32 : 16;
-  SmallVector<GlobalValue *, 16> Declared;
   bool Changed = relaxDirectCalls(M);
   SmallVector<Function *, 16> Candidates;
   for (Function &F : M)
@@ -180,32 +205,12 @@ PreservedAnalyses VectorMathVariantsPass::run(Module &M,
     if (Stem.empty() || !(T->isFloatTy() || T->isDoubleTy()) ||
         any_of(F.args(), [&](Argument &A) { return A.getType() != T; }))
       continue;
-    bool IsFloat = T->isFloatTy();
-    unsigned Arity = F.arg_size();
-    // The variants' list for an accuracy suffix: one per register width
-    // from the widest down to 16 bytes, so that the vectorizer finds one
-    // whatever factor it picks (a narrower epilogue loop, a loop that also
-    // handles doubles), each declared on first use.
+    // One variant per register width from the widest down to 16 bytes, so
+    // that the vectorizer finds one whatever factor it picks (a narrower
+    // epilogue loop, a loop that also handles doubles).
     auto Variants = [&](StringRef Acc) {
-      std::string List;
-      for (unsigned RegBytes = Bytes; RegBytes >= 16; RegBytes /= 2) {
-        unsigned VF = RegBytes / (IsFloat ? 4 : 8);
-        auto *VecTy = FixedVectorType::get(T, VF);
-        SmallVector<Type *, 2> Params(Arity, VecTy);
-        std::string Vector = ("Sleef_" + Stem + (IsFloat ? "f" : "d") +
-                              Twine(VF) + Acc + sleefIsa(RegBytes, Bytes))
-                                 .str();
-        FunctionCallee Callee = M.getOrInsertFunction(
-            Vector, FunctionType::get(VecTy, Params, false));
-        if (auto *VecFn = dyn_cast<Function>(Callee.getCallee()))
-          if (!is_contained(Declared, VecFn))
-            Declared.push_back(VecFn);
-        List +=
-            (Twine(List.empty() ? "" : ",") + "_ZGV_LLVM_N" + Twine(VF) +
-             (Arity == 2 ? "vv" : "v") + "_" + F.getName() + "(" + Vector + ")")
-                .str();
-      }
-      return List;
+      return declareSleefVariants(M, F.getName(), Stem, T, F.arg_size(), Acc,
+                                  SimdBytes);
     };
     for (User *U : F.users())
       if (auto *CI = dyn_cast<CallInst>(U)) {
@@ -217,9 +222,6 @@ PreservedAnalyses VectorMathVariantsPass::run(Module &M,
         Changed = true;
       }
   }
-  // The declarations have no user until the vectorizer makes one.
-  if (!Declared.empty())
-    appendToCompilerUsed(M, Declared);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

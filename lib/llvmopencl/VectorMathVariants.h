@@ -2,7 +2,15 @@
 #ifndef WEFT_LLVMOPENCL_VECTORMATHVARIANTS_H
 #define WEFT_LLVMOPENCL_VECTORMATHVARIANTS_H
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/IR/PassManager.h"
+
+#include <string>
+
+namespace llvm {
+class Module;
+class Type;
+} // namespace llvm
 
 namespace weft {
 
@@ -16,6 +24,16 @@ struct VectorMathVariantsPass : llvm::PassInfoMixin<VectorMathVariantsPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   unsigned SimdBytes;
 };
+
+/// Declares SLEEF's Arity-argument vector forms of Stem ("exp") for T
+/// (float or double) at Accuracy ("_u10"), one per register width from
+/// SimdBytes down to 16 bytes, keeps them in llvm.compiler.used, and returns
+/// the "vector-function-abi-variant" list naming them for calls of
+/// ScalarName.
+std::string declareSleefVariants(llvm::Module &M, llvm::StringRef ScalarName,
+                                 llvm::StringRef Stem, llvm::Type *T,
+                                 unsigned Arity, llvm::StringRef Accuracy,
+                                 unsigned SimdBytes);
 
 } // namespace weft
 

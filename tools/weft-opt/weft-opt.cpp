@@ -16,13 +16,17 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/IRReader/IRReader.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
 
 using namespace llvm;
 
@@ -44,6 +48,30 @@ static cl::opt<std::string> MethodName(
     cl::init("auto"));
 static cl::opt<bool> NoVerify("disable-verify",
                               cl::desc("Do not verify the output"));
+static cl::opt<std::string> TargetCPU(
+    "weft-target-cpu",
+    cl::desc("Give the passes the target of the module's triple with this "
+             "CPU (its registers, through TargetTransformInfo)"),
+    cl::init(""));
+
+/// The target machine for -weft-target-cpu, or null without it (the passes
+/// then see LLVM's target-independent costs).
+static std::unique_ptr<TargetMachine> createTargetMachine(const Module &M) {
+  if (TargetCPU.empty())
+    return nullptr;
+  InitializeNativeTarget();
+  std::string TripleName = M.getTargetTriple().empty()
+                               ? sys::getDefaultTargetTriple()
+                               : M.getTargetTriple();
+  std::string Error;
+  const Target *T = TargetRegistry::lookupTarget(TripleName, Error);
+  if (!T) {
+    errs() << "weft-opt: " << Error << "\n";
+    return nullptr;
+  }
+  return std::unique_ptr<TargetMachine>(T->createTargetMachine(
+      TripleName, TargetCPU, "", TargetOptions(), std::nullopt));
+}
 
 static bool parseLocalSize(StringRef Spec, std::array<uint64_t, 3> &Size) {
   SmallVector<StringRef, 3> Parts;
@@ -88,7 +116,10 @@ int main(int Argc, char **Argv) {
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
   ModuleAnalysisManager MAM;
-  PassBuilder PB;
+  std::unique_ptr<TargetMachine> TM = createTargetMachine(*M);
+  if (!TargetCPU.empty() && !TM)
+    return 1;
+  PassBuilder PB(TM.get());
   weft::registerWeftPasses(PB, Opts);
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
