@@ -6,7 +6,8 @@
 // the work-group function with WEFT_DUMP_IR set (which also bypasses the
 // kernel cache) and looks for <N x float> operations in the final IR, N
 // being the host's SIMD register width in floats. Vector-typed math calls
-// SLEEF's vector functions, and the math build options reach the IR.
+// SLEEF's vector functions (at full width, for float4 too), and the math
+// build options reach the IR.
 //
 //===----------------------------------------------------------------------===//
 #include "weft/compiler.h"
@@ -174,6 +175,56 @@ kernel void scalarSin(global float *S) {
     EXPECT_NE(IR.find(Strict), std::string::npos) << IR;
     EXPECT_EQ(IR.find(Relaxed), std::string::npos) << IR;
   }
+}
+
+TEST(Vectorize, NarrowVectorMathRunsAtFullWidth) {
+  // exp(float4) in a work-item loop is split into scalar SLEEF calls the
+  // vectorizer widens across work-items: the final IR calls SLEEF's
+  // function of the host's full width (ScalarizeWorkItemLoops.cpp), of the
+  // same accuracy class (u35 only under -cl-fast-relaxed-math, for sin).
+  const char *Source = R"(
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+kernel void exp4(global float4 *F) {
+  size_t I = get_global_id(0);
+  F[I] = exp(F[I]);
+}
+kernel void atan2d4(global double4 *D) {
+  size_t I = get_global_id(0);
+  D[I] = atan2(D[I], D[I] + 1.0);
+}
+kernel void sin4(global float4 *F) {
+  size_t I = get_global_id(0);
+  F[I] = sin(F[I]);
+})";
+  unsigned Bytes = weft::hostTargetDesc().SimdBytes;
+  if (Bytes <= 16)
+    GTEST_SKIP() << "float4 already fills the host's registers";
+  std::string H = std::to_string(Bytes / 4), HD = std::to_string(Bytes / 8);
+  std::string IR = finalIR(Source, "exp4", 64);
+  EXPECT_NE(IR.find("call <" + H + " x float> @Sleef_expf" + H + "_u10"),
+            std::string::npos)
+      << IR;
+  EXPECT_EQ(IR.find("call <4 x float> @Sleef_expf4_"), std::string::npos) << IR;
+  IR = finalIR(Source, "atan2d4", 64);
+  EXPECT_NE(IR.find("call <" + HD + " x double> @Sleef_atan2d" + HD + "_u10"),
+            std::string::npos)
+      << IR;
+  EXPECT_EQ(IR.find("call <4 x double> @Sleef_atan2d4_"), std::string::npos)
+      << IR;
+  IR = finalIR(Source, "sin4", 64, "-cl-fast-relaxed-math");
+  EXPECT_NE(IR.find("call <" + H + " x float> @Sleef_sinf" + H + "_u35"),
+            std::string::npos)
+      << IR;
+  EXPECT_EQ(IR.find("call <" + H + " x float> @Sleef_sinf" + H + "_u10"),
+            std::string::npos)
+      << IR;
+  IR = finalIR(Source, "sin4", 64);
+  EXPECT_NE(IR.find("call <" + H + " x float> @Sleef_sinf" + H + "_u10"),
+            std::string::npos)
+      << IR;
+  EXPECT_EQ(IR.find("call <" + H + " x float> @Sleef_sinf" + H + "_u35"),
+            std::string::npos)
+      << IR;
 }
 
 const char *RowSums = R"(

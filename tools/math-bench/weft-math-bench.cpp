@@ -1,7 +1,7 @@
 //===- weft-math-bench.cpp - throughput of the math builtins --------------===//
 //
 // Usage: weft-math-bench [--platform NAME] [--size N] [--iterations K]
-//                        [--options BUILD-OPTIONS]
+//                        [--options BUILD-OPTIONS] [--only F,F:TYPE,...]
 //
 // For each function and width (float, float4, float8, float16, double,
 // double4, double8) runs y[i] = f(x[i]) over N elements and prints millions
@@ -40,7 +40,7 @@ static int run(int Argc, char **Argv) {
   std::string Wanted;
   size_t N = 1 << 22;
   int Iterations = 5;
-  std::string Options;
+  std::string Options, Only;
   for (int I = 1; I < Argc; ++I) {
     if (!strcmp(Argv[I], "--platform") && I + 1 < Argc)
       Wanted = Argv[++I];
@@ -50,10 +50,12 @@ static int run(int Argc, char **Argv) {
       Iterations = atoi(Argv[++I]);
     else if (!strcmp(Argv[I], "--options") && I + 1 < Argc)
       Options = Argv[++I];
+    else if (!strcmp(Argv[I], "--only") && I + 1 < Argc)
+      Only = "," + std::string(Argv[++I]) + ",";
     else {
       fprintf(stderr,
               "usage: %s [--platform NAME] [--size N] [--iterations K] "
-              "[--options BUILD-OPTIONS]\n",
+              "[--options BUILD-OPTIONS] [--only F,F:TYPE,...]\n",
               Argv[0]);
       return 2;
     }
@@ -103,6 +105,12 @@ static int run(int Argc, char **Argv) {
   printf("%-8s %-8s %12s\n", "function", "type", "Melem/s");
   for (const char *F : Functions)
     for (const Width &W : Widths) {
+      // --only exp,sin:float4 runs exp at every width and sin on float4.
+      if (!Only.empty() &&
+          Only.find("," + std::string(F) + ",") == std::string::npos &&
+          Only.find("," + std::string(F) + ":" + W.Type + ",") ==
+              std::string::npos)
+        continue;
       bool Two = !strcmp(F, "pow") || !strcmp(F, "atan2");
       std::string Src = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
                         "kernel void k(global const " +
