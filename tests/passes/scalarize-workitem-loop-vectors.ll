@@ -3,8 +3,20 @@
 ; widen the loop across work-items; the access groups stay on the split
 ; memory operations. A kernel whose vector code sits in its own loop inside
 ; the work-item loop keeps its vectors: split there, it would lose its SIMD.
-; So does a loop that only streams register-wide float16 through memory.
+; So does a loop that only streams vectors through memory, float16 or
+; float4 (clpeak's global-bandwidth kernels): split, its loads would become
+; interleaved groups whose shuffles cost more than the loop computes.
 ; RUN: weft-opt -passes=weft-scalarize-workitem-loops -S %s | FileCheck %s
+; With AVX-512's registers a float4 access is narrower than a register and
+; still counts as streaming.
+; RUN: weft-opt -weft-target-cpu=znver4 -passes=weft-scalarize-workitem-loops -S %s | FileCheck %s --check-prefix=ZEN4
+; ZEN4-LABEL: define void @mad4(
+; ZEN4-NOT: load <4 x float>
+; ZEN4: call float @llvm.fmuladd.f32(
+; ZEN4-LABEL: define void @stream4(
+; ZEN4: load <4 x float>
+; ZEN4: fadd <4 x float>
+; ZEN4: store <4 x float>
 
 ; CHECK-LABEL: define void @mad4(
 ; CHECK-NOT: load <4 x float>
@@ -73,10 +85,34 @@ exit:
   ret void
 }
 
+; CHECK-LABEL: define void @stream4(
+; CHECK: load <4 x float>
+; CHECK: fadd <4 x float>
+; CHECK: store <4 x float>
 ; CHECK-LABEL: define void @stream16(
 ; CHECK: load <16 x float>
 ; CHECK: fadd <16 x float>
 ; CHECK: store <16 x float>
+define void @stream4(ptr %p, ptr %q) {
+entry:
+  br label %x.loop
+
+x.loop:
+  %x = phi i64 [ 0, %entry ], [ %x.next, %x.loop ]
+  %pa = getelementptr inbounds <4 x float>, ptr %p, i64 %x
+  %qa = getelementptr inbounds <4 x float>, ptr %q, i64 %x
+  %a = load <4 x float>, ptr %pa, align 16, !llvm.access.group !21
+  %b = load <4 x float>, ptr %qa, align 16, !llvm.access.group !21
+  %s = fadd <4 x float> %a, %b
+  store <4 x float> %s, ptr %qa, align 16, !llvm.access.group !21
+  %x.next = add nuw nsw i64 %x, 1
+  %done = icmp eq i64 %x.next, 64
+  br i1 %done, label %exit, label %x.loop, !llvm.loop !20
+
+exit:
+  ret void
+}
+
 define void @stream16(ptr %p, ptr %q) {
 entry:
   br label %x.loop
@@ -108,3 +144,6 @@ declare <4 x float> @llvm.fmuladd.v4f32(<4 x float>, <4 x float>, <4 x float>)
 !7 = distinct !{}
 !8 = distinct !{!8, !9}
 !9 = !{!"llvm.loop.parallel_accesses", !7}
+!20 = distinct !{!20, !22}
+!21 = distinct !{}
+!22 = !{!"llvm.loop.parallel_accesses", !21}
