@@ -16,6 +16,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 using namespace llvm;
 
 namespace weft {
@@ -58,22 +60,55 @@ bool accessesPrivateAlloca(Instruction &I) {
 
 namespace {
 
-/// The objects an access may touch, in the sense of
-/// mayReadAfterWriteInIteration: nullptr stands for "unknown", and every
-/// pointer loaded from memory (the private arena, say) is one object.
+/// One object in the sense of mayReadAfterWriteInIteration: an argument, a
+/// global or an alloca (Depth 0); or a pointer loaded through a chain of
+/// at most MaxChain loads at constant offsets from a function argument
+/// (the launcher reads each kernel argument through its argument buffer,
+/// args[i] -> value -> pointer: one object per kernel argument); or
+/// {nullptr}, every other loaded pointer.
+constexpr unsigned MaxChain = 3;
+struct ObjectKey {
+  const Value *Base = nullptr;
+  unsigned Depth = 0;
+  int64_t Offsets[MaxChain] = {};
+  bool operator==(const ObjectKey &O) const {
+    return Base == O.Base && Depth == O.Depth &&
+           std::equal(Offsets, Offsets + Depth, O.Offsets);
+  }
+};
+
+/// The objects an access may touch; Unknown when one cannot be named.
 struct AccessObjects {
-  SmallVector<const Value *, 2> Objects;
+  SmallVector<ObjectKey, 2> Objects;
   bool Unknown = false;
 };
+
+ObjectKey loadedPointerKey(const LoadInst &L) {
+  const DataLayout &DL = L.getModule()->getDataLayout();
+  ObjectKey Key;
+  const LoadInst *Load = &L;
+  while (Load && !Load->isVolatile() && Key.Depth < MaxChain) {
+    int64_t Offset = 0;
+    const Value *Base = GetPointerBaseWithConstantOffset(
+        Load->getPointerOperand(), Offset, DL);
+    Key.Offsets[Key.Depth++] = Offset;
+    if (isa<Argument>(Base)) {
+      Key.Base = Base;
+      return Key;
+    }
+    Load = dyn_cast<LoadInst>(Base);
+  }
+  return ObjectKey(); // a loaded pointer like any other
+}
 
 bool addObjectsOf(const Value *Ptr, AccessObjects &Out) {
   SmallVector<const Value *, 4> Objects;
   getUnderlyingObjects(Ptr, Objects);
   for (const Value *O : Objects) {
     if (isa<Argument>(O) || isa<GlobalValue>(O) || isa<AllocaInst>(O))
-      Out.Objects.push_back(O);
-    else if (isa<LoadInst>(O))
-      Out.Objects.push_back(nullptr); // all loaded pointers: one class
+      Out.Objects.push_back({O, 0, {}});
+    else if (auto *L = dyn_cast<LoadInst>(O))
+      Out.Objects.push_back(loadedPointerKey(*L));
     else
       Out.Unknown = true;
   }
@@ -110,7 +145,7 @@ bool overlap(const AccessObjects &A, const AccessObjects &B) {
   if ((A.Unknown && (B.Unknown || !B.Objects.empty())) ||
       (B.Unknown && !A.Objects.empty()))
     return true;
-  for (const Value *O : A.Objects)
+  for (const ObjectKey &O : A.Objects)
     if (is_contained(B.Objects, O))
       return true;
   return false;
@@ -144,7 +179,9 @@ bool isContextSlotCopy(const Instruction &I) {
   return I.getMetadata(ContextSlotCopyMD) != nullptr;
 }
 
-bool mayReadAfterWriteInIteration(ArrayRef<BasicBlock *> Body) {
+bool mayReadAfterWriteInIteration(
+    ArrayRef<BasicBlock *> Body,
+    function_ref<bool(Instruction &, Instruction &)> ProvedApart) {
   if (Body.empty())
     return false;
   BasicBlock *Header = Body.front();
@@ -161,6 +198,8 @@ bool mayReadAfterWriteInIteration(ArrayRef<BasicBlock *> Body) {
         if (accessesPrivateAlloca(I) || !objectsOf(I, R, W) ||
             isContextSlotCopy(S) || isContextSlotCopy(I) ||
             provablyDisjoint(S, I))
+          return false;
+        if (ProvedApart && ProvedApart(S, I))
           return false;
         if (!overlap(Writes, R) && !overlap(Writes, W))
           return false;

@@ -10,6 +10,7 @@
 #define WEFT_LLVMOPENCL_PARALLELLOOPS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Metadata.h"
@@ -52,9 +53,16 @@ inline constexpr const char *ContextSlotCopyMD = "weft.context.slot";
 /// to the same place in one iteration can then read the stale value, so a
 /// body where this may happen must stay unannotated and let LLVM prove what
 /// it can. Objects are compared by identity: two different kernel arguments
-/// are taken not to alias, every other unidentifiable pointer (a select, a
-/// phi, a call result) is taken to alias everything.
-bool mayReadAfterWriteInIteration(llvm::ArrayRef<llvm::BasicBlock *> Body);
+/// are taken not to alias (before the launcher is inlined, two different
+/// arguments; after, two pointers loaded from different offsets of one
+/// function argument, the argument buffer), every other unidentifiable
+/// pointer (a select, a phi, a call result) is taken to alias everything.
+/// Accesses to the same object are apart when they are at a known constant
+/// distance that does not overlap, or when ProvedApart says so.
+bool mayReadAfterWriteInIteration(
+    llvm::ArrayRef<llvm::BasicBlock *> Body,
+    llvm::function_ref<bool(llvm::Instruction &Store, llvm::Instruction &Later)>
+        ProvedApart = nullptr);
 
 /// Puts every other memory access of Body into the access groups of
 /// GroupList: work-items are independent between barriers by the OpenCL

@@ -660,23 +660,17 @@ private:
     copyContextValues(Copies, Pre, Header[0], Latch[0], After, Lid);
 
     // A work-item's pass through the region, header to x latch. The loops
-    // are parallel by the execution model; whether LLVM may be told so
-    // depends on what it would do with that (mayReadAfterWriteInIteration).
+    // are parallel by the execution model; whether the vectorizer may be
+    // told so once O3 has unrolled the region's short loops (a work-item
+    // reloading what it stored) is CheckParallelLoops's decision.
     SmallVector<BasicBlock *, 16> Body = {Header[0]};
     Body.append(Copies.begin(), Copies.end());
     Body.append(ToBlocks.begin(), ToBlocks.end());
     Body.push_back(Latch[0]);
-    if (mayReadAfterWriteInIteration(Body)) {
-      LLVM_DEBUG(dbgs() << Prefix << ": a work-item may reload what it "
-                        << "stored; loops left unannotated\n");
-      ++RegionsUntagged;
-    } else {
-      tagParallelAccesses(Body, GroupList);
-      for (unsigned D = 0; D < 3; ++D)
-        LatchBr[D]->setMetadata(LLVMContext::MD_loop,
-                                makeParallelLoopID(C, Groups[D]));
-      ++RegionsTagged;
-    }
+    tagParallelAccesses(Body, GroupList);
+    for (unsigned D = 0; D < 3; ++D)
+      LatchBr[D]->setMetadata(LLVMContext::MD_loop,
+                              makeParallelLoopID(C, Groups[D]));
 
     // On to the region of the barrier reached.
     B.SetInsertPoint(After);
@@ -772,7 +766,6 @@ private:
   ArrayRef<ContextValue> Values;
   LLVMContext &C;
   std::array<uint64_t, 3> LocalSize = {1, 1, 1};
-  unsigned RegionsTagged = 0, RegionsUntagged = 0;
   Function *WG = nullptr;
   BasicBlock *Exit = nullptr;
   AllocaInst *State = nullptr;
@@ -783,8 +776,6 @@ private:
   MDNode *GroupList = nullptr;
 
 public:
-  unsigned regionsTagged() const { return RegionsTagged; }
-  unsigned regionsUntagged() const { return RegionsUntagged; }
 };
 
 } // namespace
@@ -843,11 +834,6 @@ PreservedAnalyses ParallelRegionsPass::run(Module &M,
              WI->size(), (unsigned long long)ArenaSize, UniformScalars);
     WorkGroupBuilder Builder(*WI, G, Values, Of);
     Function *WG = Builder.build(LocalSize);
-    WEFT_LOG(DebugCompile,
-             "kernel '%s': %u region loops annotated parallel, %u left to "
-             "LLVM's dependence analysis (a work-item may reload what it "
-             "stored)",
-             Of.c_str(), Builder.regionsTagged(), Builder.regionsUntagged());
     WG->addFnAttr(PrivateArenaAttr, std::to_string(ArenaSize));
     WI->eraseFromParent();
     assert(!verifyFunction(*WG, &errs()) && "ParallelRegions broke the IR");

@@ -1,6 +1,7 @@
 //===- WeftPasses.cpp - Registering the Weft passes with a PassBuilder ----===//
 
 #include "WeftPasses.h"
+#include "CheckParallelLoops.h"
 #include "FlattenKernels.h"
 #include "GroupWorkItemChains.h"
 #include "HorizontalLoops.h"
@@ -86,6 +87,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
          ArrayRef<PassBuilder::PipelineElement>) {
         if (Name == "print<weft-uniformity>") {
           FPM.addPass(UniformityPrinterPass(outs()));
+          return true;
+        }
+        if (Name == "weft-check-parallel-loops") {
+          FPM.addPass(CheckParallelLoopsPass());
           return true;
         }
         if (Name == "weft-group-workitem-chains") {

@@ -17,6 +17,7 @@
 // clash over symbol names, whichever process first compiled them.
 //
 //===----------------------------------------------------------------------===//
+#include "CheckParallelLoops.h"
 #include "CompilerInternals.h"
 #include "FiberRuntime.h"
 #include "GroupWorkItemChains.h"
@@ -374,17 +375,22 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
              "vectorization for '%s'", Opts.Kernel.c_str());
   }
   PassBuilder PB(&TM, Tuning, std::nullopt, Debug ? &PIC : nullptr);
-  // Right before loop-vectorize: explicit vectors of work-item loops split
-  // (WEFT_SCALARIZE=0 keeps them), many independent chains laid out a few
-  // at a time, then long dependence chains interleaved.
-  if (Tuning.LoopVectorization)
-    PB.registerVectorizerStartEPCallback(
-        [](FunctionPassManager &FPM, OptimizationLevel) {
-          if (scalarizationEnabled())
-            FPM.addPass(ScalarizeWorkItemLoopsPass());
-          FPM.addPass(GroupWorkItemChainsPass());
-          FPM.addPass(InterleaveWorkItemLoopsPass());
-        });
+  // Right before loop-vectorize: the work-item loops keep their parallel
+  // annotation only where no work-item reloads what it stored; then
+  // explicit vectors of work-item loops split (WEFT_SCALARIZE=0 keeps
+  // them), many independent chains laid out a few at a time, and long
+  // dependence chains interleaved.
+  PB.registerVectorizerStartEPCallback(
+      [Vectorize = Tuning.LoopVectorization](FunctionPassManager &FPM,
+                                             OptimizationLevel) {
+        FPM.addPass(CheckParallelLoopsPass());
+        if (!Vectorize)
+          return;
+        if (scalarizationEnabled())
+          FPM.addPass(ScalarizeWorkItemLoopsPass());
+        FPM.addPass(GroupWorkItemChainsPass());
+        FPM.addPass(InterleaveWorkItemLoopsPass());
+      });
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);

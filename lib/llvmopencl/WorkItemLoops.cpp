@@ -187,19 +187,9 @@ Function *createWorkGroupFunction(Function &WI, StringRef Kernel,
                         << R.getFailureReason() << "\n");
       continue;
     }
-    SmallVector<BasicBlock *, 16> Body = innermostBody(Nest);
-    if (mayReadAfterWriteInIteration(Body)) {
-      // LLVM would take the annotation as licence to reorder the reload
-      // (ParallelLoops.h); its own dependence analysis is left to decide.
-      WEFT_LOG(DebugCompile,
-               "kernel '%s': a work-item may reload what it stored; its "
-               "work-item loops are not annotated parallel",
-               Kernel.str().c_str());
-      for (BranchInst *Br : Nest.Latches)
-        Br->setMetadata(LLVMContext::MD_loop, nullptr);
-      continue;
-    }
-    tagParallelAccesses(Body, GroupList);
+    // Whether a work-item reloads what it stored is decided once O3 has
+    // unrolled the body's short loops (CheckParallelLoops).
+    tagParallelAccesses(innermostBody(Nest), GroupList);
   }
   return WG;
 }

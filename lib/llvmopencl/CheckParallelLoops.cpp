@@ -1,0 +1,118 @@
+//===- CheckParallelLoops.cpp - Parallel loops the vectorizer may trust ---===//
+//
+// WorkItemLoops and ParallelRegions annotate every work-item loop with
+// llvm.loop.parallel_accesses: work-items are independent between barriers.
+// LLVM 19's loop vectorizer takes the annotation further than "iterations
+// are independent": LoopAccessAnalysis skips its dependence checker, and
+// interleaved-access vectorization then hoists strided loads above, and
+// sinks strided stores below, stores of the same iteration. A work-item
+// that reloads (or overwrites) what it stored in one pass through the body
+// would read the stale value. Whether that can happen is only known late:
+//
+//   for x { for i < 2 { t[x*2+i] = a; ... = t[x*2+i+1] } }
+//
+// Before O3 the inner loop hides whether the reload is of the stored
+// element; after full unrolling, GVN and instcombine the x loop is the
+// innermost one and its body says so with constant offsets. So the
+// decision is taken here, at the vectorizer-start extension point, on each
+// innermost annotated loop: the annotation goes where a store may still be
+// followed in the same iteration by an access of the same object
+// (mayReadAfterWriteInIteration), unless alias analysis or ScalarEvolution
+// (a constant distance at least the size of the first access) proves the
+// two apart. The loop vectorizer then proves what it can on its own.
+//
+// Nothing between the work-group passes and this point reads the
+// annotation: in LLVM 19's O3 pipeline only LoopAccessAnalysis (the loop
+// vectorizer, loop distribution and load elimination, all after this
+// extension point) and the loop vectorizer's legality check consult
+// Loop::isAnnotatedParallel; unrolling and the scalar passes only carry
+// the metadata along or intersect access groups when they merge accesses.
+// A loop that is not innermost here is never vectorized (no outer-loop
+// vectorization in the default pipeline), so its annotation is harmless.
+//
+//===----------------------------------------------------------------------===//
+#include "CheckParallelLoops.h"
+
+#include "ParallelLoops.h"
+
+#include "weft/debug.h"
+
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
+
+#define DEBUG_TYPE "weft-check-parallel-loops"
+
+using namespace llvm;
+
+namespace weft {
+
+namespace {
+
+/// Whether the bytes Store writes and the bytes Later touches are disjoint
+/// whenever both run in the same iteration of their (innermost) loop.
+bool provedApart(Instruction &Store, Instruction &Later, AAResults &AA,
+                 ScalarEvolution &SE) {
+  std::optional<MemoryLocation> A = MemoryLocation::getOrNone(&Store),
+                                B = MemoryLocation::getOrNone(&Later);
+  if (!A || !B)
+    return false;
+  if (AA.isNoAlias(*A, *B))
+    return true;
+  if (!A->Size.hasValue() || !B->Size.hasValue() || A->Size.isScalable() ||
+      B->Size.isScalable() || A->Ptr->getType() != B->Ptr->getType())
+    return false;
+  // Same iteration: the two addresses differ by a constant (their common
+  // base and induction cancel out).
+  const SCEV *Distance =
+      SE.getMinusSCEV(SE.getSCEV(const_cast<Value *>(B->Ptr)),
+                      SE.getSCEV(const_cast<Value *>(A->Ptr)));
+  auto *C = dyn_cast<SCEVConstant>(Distance);
+  if (!C || C->getAPInt().getSignificantBits() > 63)
+    return false;
+  int64_t D = C->getAPInt().getSExtValue(); // Later starts D bytes after Store
+  return D >= int64_t(A->Size.getValue()) || -D >= int64_t(B->Size.getValue());
+}
+
+} // namespace
+
+PreservedAnalyses CheckParallelLoopsPass::run(Function &F,
+                                              FunctionAnalysisManager &AM) {
+  LoopInfo &LI = AM.getResult<LoopAnalysis>(F);
+  if (LI.empty())
+    return PreservedAnalyses::all();
+  AAResults &AA = AM.getResult<AAManager>(F);
+  ScalarEvolution &SE = AM.getResult<ScalarEvolutionAnalysis>(F);
+  unsigned Kept = 0, Dropped = 0;
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    if (!isInnermostParallelLoop(*L))
+      continue;
+    auto Apart = [&](Instruction &S, Instruction &I) {
+      return provedApart(S, I, AA, SE);
+    };
+    if (!mayReadAfterWriteInIteration(L->getBlocks(), Apart)) {
+      ++Kept;
+      continue;
+    }
+    L->setLoopID(makePostTransformationMetadata(
+        F.getContext(), L->getLoopID(), {"llvm.loop.parallel_accesses"}, {}));
+    ++Dropped;
+  }
+  if (Kept + Dropped)
+    WEFT_LOG(DebugCompile,
+             "%s: %u innermost work-item loops keep their parallel "
+             "annotation, %u left to LLVM's dependence analysis (a "
+             "work-item may reload what it stored)",
+             F.getName().str().c_str(), Kept, Dropped);
+  if (!Dropped)
+    return PreservedAnalyses::all();
+  PreservedAnalyses PA;
+  PA.preserveSet<CFGAnalyses>();
+  return PA;
+}
+
+} // namespace weft
