@@ -59,6 +59,11 @@ bool vectorizationDisabled();
 /// buys. Part of the kernel cache key.
 bool scalarizationEnabled();
 
+/// False under WEFT_WIDEN=0: work-item loops over explicit vectors are not
+/// widened across work-items (WidenWorkItemLoops.cpp). Part of the kernel
+/// cache key.
+bool wideningEnabled();
+
 /// Fills K.PrivateMemSize and K.MaxWorkGroupSize by putting a copy of M
 /// (builtins linked) through the work-group passes for K.
 void describeKernelMemory(const llvm::Module &M, KernelDesc &K);

@@ -208,6 +208,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   Field(vectorizationDisabled() ? "no-vectorize" : "vectorize");
   Field(horizontalLoopsEnabled() ? "horizontal" : "no-horizontal");
   Field(scalarizationEnabled() ? "scalarize" : "no-scalarize");
+  Field(wideningEnabled() ? "widen" : "no-widen");
   Field(workGroupMethodName(workGroupMethodFromEnvironment()));
   Field(Bitcode);
   return Hash.final();

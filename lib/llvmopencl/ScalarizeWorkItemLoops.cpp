@@ -33,14 +33,19 @@
 // Straight-line vector code outside loops is split too; the SLP
 // vectorizer regroups it where that pays.
 //
+// A function with a loop WidenWorkItemLoops widened across work-items keeps
+// its vectors: they are already full-width.
+//
 // Runs at the vectorizer-start extension point of the O3 pipeline, after
-// inlining and loop canonicalization and right before loop-vectorize.
+// inlining and loop canonicalization and right before loop-vectorize
+// (after WidenWorkItemLoops).
 //
 //===----------------------------------------------------------------------===//
 #include "ScalarizeWorkItemLoops.h"
 
 #include "ParallelLoops.h"
 #include "VectorMathVariants.h"
+#include "WidenWorkItemLoops.h"
 
 #include "weft/debug.h"
 
@@ -229,6 +234,13 @@ Verdict judge(Function &F, LoopInfo &LI, unsigned RegisterBytes) {
     for (Instruction &I : BB) {
       if (isa<DbgInfoIntrinsic>(I) || !hasVectorType(I) || !L)
         continue;
+      if (isWidenedWorkItemLoop(*L)) {
+        // Its vectors hold several work-items each; the Scalarizer works on
+        // the whole function and would split them too.
+        WEFT_LOG(DebugCompile, "%s keeps its vectors: a work-item loop "
+                 "widened across work-items", F.getName().str().c_str());
+        return Verdict::Keep;
+      }
       if (!isInnermostParallelLoop(*L) || cannotSplit(I, RegisterBytes)) {
         LLVM_DEBUG(dbgs() << F.getName() << ": keeps its vectors for " << I
                           << "\n");

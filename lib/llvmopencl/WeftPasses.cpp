@@ -16,6 +16,7 @@
 #include "UniformityAnalysis.h"
 #include "VectorMathVariants.h"
 #include "WorkGroupFibers.h"
+#include "WidenWorkItemLoops.h"
 #include "WorkItemLoops.h"
 
 #include "weft/debug.h"
@@ -103,6 +104,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-scalarize-workitem-loops") {
           FPM.addPass(ScalarizeWorkItemLoopsPass());
+          return true;
+        }
+        if (Name == "weft-widen-workitem-loops") {
+          FPM.addPass(WidenWorkItemLoopsPass());
           return true;
         }
         return false;

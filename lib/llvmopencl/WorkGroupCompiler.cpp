@@ -31,6 +31,7 @@
 #include "ScalarizeWorkItemLoops.h"
 #include "VectorMathVariants.h"
 #include "WeftPasses.h"
+#include "WidenWorkItemLoops.h"
 
 #include "weft/debug.h"
 
@@ -170,6 +171,11 @@ bool vectorizationDisabled() {
 
 bool scalarizationEnabled() {
   const char *V = getenv("WEFT_SCALARIZE");
+  return !V || strcmp(V, "0") != 0;
+}
+
+bool wideningEnabled() {
+  const char *V = getenv("WEFT_WIDEN");
   return !V || strcmp(V, "0") != 0;
 }
 
@@ -377,8 +383,9 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
   PassBuilder PB(&TM, Tuning, std::nullopt, Debug ? &PIC : nullptr);
   // Right before loop-vectorize: the work-item loops keep their parallel
   // annotation only where no work-item reloads what it stored; then
-  // explicit vectors of work-item loops split (WEFT_SCALARIZE=0 keeps
-  // them), many independent chains laid out a few at a time, and long
+  // work-item loops over explicit vectors that stream them through memory
+  // widened across work-items (WEFT_WIDEN=0 does not), the explicit
+  // vectors of the others split (WEFT_SCALARIZE=0 keeps them), many independent chains laid out a few at a time, and long
   // dependence chains interleaved.
   PB.registerVectorizerStartEPCallback(
       [Vectorize = Tuning.LoopVectorization](FunctionPassManager &FPM,
@@ -386,6 +393,8 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
         FPM.addPass(CheckParallelLoopsPass());
         if (!Vectorize)
           return;
+        if (wideningEnabled())
+          FPM.addPass(WidenWorkItemLoopsPass());
         if (scalarizationEnabled())
           FPM.addPass(ScalarizeWorkItemLoopsPass());
         FPM.addPass(GroupWorkItemChainsPass());
