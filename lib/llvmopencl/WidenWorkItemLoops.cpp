@@ -197,8 +197,8 @@ bool isPackedAccessType(const DataLayout &DL, Type *T) {
 class LoopWidener {
 public:
   LoopWidener(Loop &L, const Latch &Latch, unsigned RegisterBytes)
-      : L(L), Body(*L.getHeader()), TheLatch(Latch),
-        DL(Body.getDataLayout()), RegisterBytes(RegisterBytes) {}
+      : L(L), Body(*L.getHeader()), TheLatch(Latch), DL(Body.getDataLayout()),
+        RegisterBytes(RegisterBytes) {}
 
   /// Whether the loop can and should be widened; Reason says why not.
   bool analyze();
@@ -344,8 +344,8 @@ bool LoopWidener::classifyAddress(Instruction &I) {
   switch (I.getOpcode()) {
   case Instruction::Add:
   case Instruction::Or:
-    if (I.getOpcode() == Instruction::Or && !cast<PossiblyDisjointInst>(I)
-                                                 .isDisjoint()) {
+    if (I.getOpcode() == Instruction::Or &&
+        !cast<PossiblyDisjointInst>(I).isDisjoint()) {
       // A plain `or` adds only where the id's bits meet zeros.
       const Progression *P = PA ? PA : PB;
       if ((PA && PB) || !P || !P->Disjoint)
@@ -453,9 +453,7 @@ bool LoopWidener::classifyVarying(Instruction &I) {
       return fail("work-item id used as data");
   if (!isWidenableType(I.getType()))
     return fail("value of a type that cannot be widened");
-  if (auto *Shuffle = dyn_cast<ShuffleVectorInst>(&I)) {
-    (void)Shuffle;
-  } else if (auto *Extract = dyn_cast<ExtractElementInst>(&I)) {
+  if (auto *Extract = dyn_cast<ExtractElementInst>(&I)) {
     if (!isa<ConstantInt>(Extract->getIndexOperand()))
       return fail("extractelement at a variable index");
   } else if (auto *Insert = dyn_cast<InsertElementInst>(&I)) {
@@ -468,14 +466,13 @@ bool LoopWidener::classifyVarying(Instruction &I) {
     for (unsigned Arg = 0; Arg < II->arg_size(); ++Arg)
       if (isVectorIntrinsicWithScalarOpAtArg(ID, Arg))
         return fail("intrinsic with a scalar operand");
-  } else if (auto *Select = dyn_cast<SelectInst>(&I)) {
-    (void)Select;
   } else if (auto *Cast = dyn_cast<CastInst>(&I)) {
     if (isa<PtrToIntInst>(Cast) || isa<IntToPtrInst>(Cast) ||
         isa<AddrSpaceCastInst>(Cast))
       return fail("pointer cast of data");
   } else if (!isa<BinaryOperator>(I) && !isa<UnaryOperator>(I) &&
-             !isa<CmpInst>(I) && !isa<FreezeInst>(I)) {
+             !isa<CmpInst>(I) && !isa<FreezeInst>(I) &&
+             !isa<ShuffleVectorInst>(I) && !isa<SelectInst>(I)) {
     return fail(Twine("cannot widen ") + I.getOpcodeName());
   }
   auto Operands = isa<CallBase>(I) ? cast<CallBase>(I).args() : I.operands();
@@ -599,9 +596,8 @@ bool LoopWidener::analyze() {
       return fail("exit block shared or with phis: cannot version");
   }
   if (!isProfitable())
-    return fail("no vector access, or mostly scalar work (" +
-                Twine(ScalarOps) + " scalar, " + Twine(VectorOps) +
-                " vector operations)");
+    return fail("no vector access, or mostly scalar work (" + Twine(ScalarOps) +
+                " scalar, " + Twine(VectorOps) + " vector operations)");
   return true;
 }
 
@@ -628,7 +624,8 @@ void LoopWidener::version(LoopInfo &LI, DominatorTree &DT) {
   Value *Holds = nullptr;
   for (auto [V, Bits] : Tests) {
     uint64_t LowBits = (uint64_t(1) << Bits) - 1;
-    Value *Low = B.CreateAnd(V, ConstantInt::get(V->getType(), LowBits));
+    Value *Low =
+        B.CreateAnd(V, ConstantInt::get(V->getType(), LowBits), "widen.low");
     Value *Zero = B.CreateICmpEQ(Low, ConstantInt::get(V->getType(), 0));
     Holds = Holds ? B.CreateAnd(Holds, Zero) : Zero;
   }
@@ -674,8 +671,7 @@ Value *LoopWidener::widenInstruction(Instruction &I, IRBuilder<> &B) {
   Type *WideTy = widenedType(I.getType(), VF);
   auto CopyAccessMetadata = [&](Instruction *New) {
     New->copyMetadata(I, {LLVMContext::MD_tbaa, LLVMContext::MD_alias_scope,
-                          LLVMContext::MD_noalias,
-                          LLVMContext::MD_access_group,
+                          LLVMContext::MD_noalias, LLVMContext::MD_access_group,
                           LLVMContext::MD_nontemporal});
     return New;
   };
@@ -799,7 +795,10 @@ unsigned LoopWidener::widen(LoopInfo &LI, DominatorTree &DT) {
     if (kindOf(&I) != Kind::Varying)
       continue;
     B.SetInsertPoint(&I);
-    Wide[&I] = widenInstruction(I, B);
+    Value *New = widenInstruction(I, B);
+    if (!I.getType()->isVoidTy() && isa<Instruction>(New))
+      New->takeName(&I);
+    Wide[&I] = New;
     Replaced.push_back(&I);
   }
   for (Instruction *I : reverse(Replaced)) {
@@ -854,9 +853,10 @@ PreservedAnalyses WidenWorkItemLoopsPass::run(Function &F,
       continue;
     }
     unsigned VF = Widener.widen(LI, DT);
-    WEFT_LOG(DebugCompile, "%s: work-item loop %s widened across %u "
-             "work-items", F.getName().str().c_str(),
-             L->getName().str().c_str(), VF);
+    WEFT_LOG(DebugCompile,
+             "%s: work-item loop %s widened across %u "
+             "work-items",
+             F.getName().str().c_str(), L->getName().str().c_str(), VF);
     Changed = true;
   }
   if (!Changed)

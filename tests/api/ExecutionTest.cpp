@@ -255,6 +255,92 @@ TEST_P(KernelExecution, Float4Buffers) {
           << "element " << I << " component " << C;
 }
 
+/// vector_stream.cl: work-item loops over float2/float4/float8 that the
+/// compiler runs several work-items at a time (WidenWorkItemLoops).
+TEST_P(KernelExecution, VectorStreamsStrided) {
+  KernelRef K(makeKernel(kernelSource("vector_stream.cl"), "sum_strided4"));
+  ASSERT_NE(K.get(), nullptr);
+  for (size_t Local : {size_t(256), size_t(64), size_t(12), size_t(6)}) {
+    SCOPED_TRACE("local=" + std::to_string(Local));
+    const size_t Groups = 5, N = Groups * Local;
+    std::vector<float> A = randomFloats(4 * N * 16, 7, -8, 8);
+    MemRef ABuf(upload(A));
+    MemRef OutBuf(makeBuffer(CL_MEM_WRITE_ONLY, N * sizeof(float)));
+    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &ABuf));
+    ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &OutBuf));
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, &Local, 0,
+                                        nullptr, nullptr));
+    std::vector<float> Out = read<float>(OutBuf, N);
+    for (size_t G = 0; G < N; ++G) {
+      size_t Id = G / Local * Local * 16 + G % Local;
+      float S[4] = {0, 0, 0, 0};
+      for (size_t I = 0; I < 16; ++I)
+        for (size_t C = 0; C < 4; ++C)
+          S[C] += A[4 * (Id + I * Local) + C];
+      ASSERT_EQ(Out[G], S[0] + S[1] + S[2] + S[3]) << "work-item " << G;
+    }
+  }
+}
+
+TEST_P(KernelExecution, VectorStreamsGlobalOffset) {
+  KernelRef K(makeKernel(kernelSource("vector_stream.cl"), "sum_global2"));
+  ASSERT_NE(K.get(), nullptr);
+  const size_t Local = 64, N = 4 * Local;
+  // Offsets that are multiples of 8 work-items run the widened loop, the
+  // others the original one (a run-time test of the offset's low bits).
+  for (size_t Offset : {size_t(0), size_t(1), size_t(3), size_t(4),
+                        size_t(8), size_t(13)}) {
+    SCOPED_TRACE("offset=" + std::to_string(Offset));
+    std::vector<float> A = randomFloats(2 * (Offset + 16 * N), 8, -8, 8);
+    MemRef ABuf(upload(A));
+    MemRef OutBuf(makeBuffer(CL_MEM_WRITE_ONLY, N * sizeof(float)));
+    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &ABuf));
+    ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &OutBuf));
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, &Offset, &N, &Local, 0,
+                                        nullptr, nullptr));
+    std::vector<float> Out = read<float>(OutBuf, N);
+    for (size_t G = 0; G < N; ++G) {
+      float S[2] = {0, 0};
+      for (size_t I = 0; I < 16; ++I)
+        for (size_t C = 0; C < 2; ++C)
+          S[C] += A[2 * (Offset + G + I * N) + C];
+      ASSERT_EQ(Out[G], S[0] - S[1]) << "work-item " << G;
+    }
+  }
+}
+
+TEST_P(KernelExecution, VectorStreamsShuffles) {
+  KernelRef K(makeKernel(kernelSource("vector_stream.cl"), "mix8"));
+  ASSERT_NE(K.get(), nullptr);
+  const size_t N = 512, Local = 128;
+  std::vector<float> A = randomFloats(8 * N, 9, -4, 4),
+                     B = randomFloats(8 * N, 10, -4, 4);
+  const float Factor = 1.5f;
+  MemRef ABuf(upload(A)), BBuf(upload(B));
+  MemRef OutBuf(makeBuffer(CL_MEM_WRITE_ONLY, 8 * N * sizeof(float)));
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &OutBuf));
+  ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &ABuf));
+  ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_mem), &BBuf));
+  ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(float), &Factor));
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, &Local, 0,
+                                      nullptr, nullptr));
+  std::vector<float> Out = read<float>(OutBuf, 8 * N);
+  for (size_t I = 0; I < N; ++I) {
+    const float *X = &A[8 * I], *Y = &B[8 * I];
+    float M[8];
+    for (int C = 0; C < 8; ++C)
+      M[C] = X[C] > Y[C] ? X[C] : Y[C];
+    float V[8] = {M[7], X[1] * Factor, Y[0], M[3] - X[0],
+                  X[5], Y[6],          Factor, M[2]};
+    for (int C = 0; C < 8; ++C) {
+      // A contracted multiply-add may differ by the product's rounding.
+      double Exact = double(V[C]) + double(X[(C + 1) % 8]) * double(Y[7 - C]);
+      ASSERT_NEAR(Out[8 * I + C], Exact, 1e-6 * (std::fabs(Exact) + 16))
+          << "element " << I << " component " << C;
+    }
+  }
+}
+
 TEST_P(KernelExecution, DoubleArguments) {
   std::string Extensions = deviceString(Device, CL_DEVICE_EXTENSIONS);
   if (!splitWords(Extensions).count("cl_khr_fp64"))
