@@ -302,9 +302,7 @@ PreservedAnalyses HorizontalLoopsPass::run(Module &M,
   FAM.registerPass([] { return UniformityAnalysis(); });
   bool Changed = false;
   for (Function &F : M) {
-    StringRef Of = derivedFrom(F, WorkItemAttr);
-    if (F.isDeclaration() || Of.empty() || (!Kernel.empty() && Of != Kernel) ||
-        F.arg_size() < 4)
+    if (!isWorkItemFunctionOf(F, Kernel) || F.arg_size() < 4)
       continue;
     if (FAM.getResult<LoopAnalysis>(F).empty())
       continue;
@@ -348,7 +346,8 @@ PreservedAnalyses HorizontalLoopsPass::run(Module &M,
     WEFT_LOG(DebugCompile,
              "kernel '%s': horizontal inner-loop parallelization of %zu "
              "loops, %zu implicit barriers, vectors scalarized",
-             Of.str().c_str(), Chosen.size(), BarrierBlocks.size());
+             derivedFrom(F, WorkItemAttr).str().c_str(), Chosen.size(),
+             BarrierBlocks.size());
     FAM.invalidate(F, PreservedAnalyses::none());
     assert(!verifyFunction(F, &errs()) && "HorizontalLoops broke the IR");
   }
