@@ -25,31 +25,16 @@ public:
   using BuiltinTest::runKernel;
 };
 
-TEST_P(Atomics, LegacyGlobalContention) {
-  const size_t N = 1 << 16;
-  std::vector<cl_int> In(N);
-  Random R(9);
-  for (cl_int &V : In)
-    V = cl_int(R.next() % 2000001) - 1000000;
-  // Counters: inc, add, sub, min, max, and, or, xor, xchg target, cmpxchg
-  // counter, dec.
-  std::vector<cl_int> C = {0, 0, 0, INT32_MAX, INT32_MIN, -1, 0, 0, 0, 0, 0};
-  std::vector<cl_uint> Tickets(N);
-  std::vector<cl_long> L = {0, 0};
-  const char *Source = R"(
-#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
-#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
-kernel void k(global const int *In, global int *C, global uint *Tickets,
-              global long *L) {
-  size_t i = get_global_id(0);
-  int v = In[i];
+/// The OpenCL 1.2 atomics on counters C[0..10] and longs L[0..1], as a
+/// work-item with value v and index j applies them (j picks its bits).
+const char *const LegacyUpdates = R"(
   Tickets[i] = (uint)atomic_inc(&C[0]);
   atomic_add(&C[1], v);
   atom_sub(&C[2], v);
   atomic_min(&C[3], v);
   atom_max(&C[4], v);
-  atomic_and(&C[5], ~(1 << (i % 31)) | (i % 7 ? -1 : 0));
-  atom_or(&C[6], 1 << (i % 31));
+  atomic_and(&C[5], ~(1 << (j % 31)) | (j % 7 ? -1 : 0));
+  atom_or(&C[6], 1 << (j % 31));
   atomic_xor(&C[7], v);
   atomic_xchg(&C[8], v);
   // An increment built from compare-and-swap retries until it wins.
@@ -59,20 +44,28 @@ kernel void k(global const int *In, global int *C, global uint *Tickets,
   atomic_dec(&C[10]);
   atom_add(&L[0], (long)v << 20);
   atom_xor(&L[1], (long)v << 32);
-}
 )";
-  ASSERT_TRUE(runKernel(Source, "k", N, {in(In), out(C), out(Tickets), out(L)}));
-  int64_t Sum = 0;
+
+/// Counters' starting values: inc, add, sub, min, max, and, or, xor, xchg
+/// target, cmpxchg counter, dec.
+const std::vector<cl_int> LegacyStart = {0, 0, 0, INT32_MAX, INT32_MIN, -1,
+                                         0, 0, 0, 0,         0};
+
+/// Checks counters C and longs L after work-items with values In[0..N)
+/// (index j = position) applied LegacyUpdates, and that the tickets they
+/// drew are 0..N-1.
+void expectLegacyResults(const cl_int *In, size_t N, const cl_int *C,
+                         const cl_long *L, const cl_uint *Tickets) {
+  int64_t Sum = 0, LXor = 0;
   int32_t Min = INT32_MAX, Max = INT32_MIN, Xor = 0, Or = 0, And = -1;
-  int64_t LXor = 0;
-  for (size_t I = 0; I < N; ++I) {
-    Sum += In[I];
-    Min = std::min(Min, In[I]);
-    Max = std::max(Max, In[I]);
-    Xor ^= In[I];
-    Or |= 1 << (I % 31);
-    And &= ~(1 << (I % 31)) | (I % 7 ? -1 : 0);
-    LXor ^= int64_t(In[I]) << 32;
+  for (size_t J = 0; J < N; ++J) {
+    Sum += In[J];
+    Min = std::min(Min, In[J]);
+    Max = std::max(Max, In[J]);
+    Xor ^= In[J];
+    Or |= 1 << (J % 31);
+    And &= ~(1 << (J % 31)) | (J % 7 ? -1 : 0);
+    LXor ^= int64_t(In[J]) << 32;
   }
   EXPECT_EQ(C[0], cl_int(N)) << "atomic_inc";
   EXPECT_EQ(C[1], cl_int(uint32_t(Sum))) << "atomic_add";
@@ -82,15 +75,38 @@ kernel void k(global const int *In, global int *C, global uint *Tickets,
   EXPECT_EQ(C[5], And) << "atomic_and";
   EXPECT_EQ(C[6], Or) << "atom_or";
   EXPECT_EQ(C[7], Xor) << "atomic_xor";
-  EXPECT_TRUE(std::find(In.begin(), In.end(), C[8]) != In.end())
+  EXPECT_TRUE(std::find(In, In + N, C[8]) != In + N)
       << "atomic_xchg left a value no work-item wrote";
   EXPECT_EQ(C[9], cl_int(N)) << "atomic_cmpxchg loop";
   EXPECT_EQ(C[10], -cl_int(N)) << "atomic_dec";
   EXPECT_EQ(L[0], Sum << 20) << "atom_add on long";
   EXPECT_EQ(L[1], LXor) << "atom_xor on long";
-  std::sort(Tickets.begin(), Tickets.end());
-  for (size_t I = 0; I < N; ++I)
-    ASSERT_EQ(Tickets[I], cl_uint(I)) << "atomic_inc returned a ticket twice";
+  std::vector<cl_uint> T(Tickets, Tickets + N);
+  std::sort(T.begin(), T.end());
+  for (size_t J = 0; J < N; ++J)
+    ASSERT_EQ(T[J], cl_uint(J)) << "atomic_inc returned a ticket twice";
+}
+
+TEST_P(Atomics, LegacyGlobalContention) {
+  const size_t N = 1 << 16;
+  std::vector<cl_int> In(N);
+  Random R(9);
+  for (cl_int &V : In)
+    V = cl_int(R.next() % 2000001) - 1000000;
+  std::vector<cl_int> C = LegacyStart;
+  std::vector<cl_uint> Tickets(N);
+  std::vector<cl_long> L = {0, 0};
+  const std::string Source = std::string(R"(
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+kernel void k(global const int *In, global int *C, global uint *Tickets,
+              global long *L) {
+  size_t i = get_global_id(0), j = i;
+  int v = In[i];
+)") + LegacyUpdates + "}\n";
+  ASSERT_TRUE(
+      runKernel(Source, "k", N, {in(In), out(C), out(Tickets), out(L)}));
+  expectLegacyResults(In.data(), N, C.data(), L.data(), Tickets.data());
 }
 
 TEST_P(Atomics, C11GlobalContention) {
@@ -135,42 +151,26 @@ const size_t LocalSizes[] = {1, 7, 64, 256};
 constexpr size_t Groups = 12;
 
 TEST_P(Atomics, LegacyLocalContention) {
-  const char *Source = R"(
+  const std::string Source = std::string(R"(
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
-kernel void k(global const int *In, global int *Out, global uint *Tickets,
-              global long *LOut) {
+kernel void k(global const int *In, global const int *Start, global int *Out,
+              global uint *Tickets, global long *LOut) {
   local int C[11];
   local long L[2];
-  size_t l = get_local_id(0), g = get_group_id(0), i = get_global_id(0);
-  if (l == 0) {
-    C[0] = C[1] = C[2] = C[6] = C[7] = C[8] = C[9] = C[10] = 0;
-    C[3] = INT_MAX;
-    C[4] = INT_MIN;
-    C[5] = -1;
+  size_t j = get_local_id(0), g = get_group_id(0), i = get_global_id(0);
+  if (j == 0) {
+    for (int c = 0; c < 11; ++c)
+      C[c] = Start[c];
     L[0] = L[1] = 0;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   int v = In[i];
-  Tickets[i] = (uint)atomic_inc(&C[0]);
-  atomic_add(&C[1], v);
-  atom_sub(&C[2], v);
-  atomic_min(&C[3], v);
-  atom_max(&C[4], v);
-  atomic_and(&C[5], ~(1 << (l % 31)) | (l % 7 ? -1 : 0));
-  atom_or(&C[6], 1 << (l % 31));
-  atomic_xor(&C[7], v);
-  atomic_xchg(&C[8], v);
-  int old = C[9], seen;
-  while ((seen = atomic_cmpxchg(&C[9], old, old + 1)) != old)
-    old = seen;
-  atomic_dec(&C[10]);
-  atom_add(&L[0], (long)v << 20);
-  atom_xor(&L[1], (long)v << 32);
+)") + LegacyUpdates + R"(
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (size_t c = l; c < 11; c += get_local_size(0))
+  for (size_t c = j; c < 11; c += get_local_size(0))
     Out[g * 11 + c] = C[c];
-  if (l == 0) {
+  if (j == 0) {
     LOut[2 * g] = L[0];
     LOut[2 * g + 1] = L[1];
   }
@@ -179,50 +179,19 @@ kernel void k(global const int *In, global int *Out, global uint *Tickets,
   for (size_t Local : LocalSizes) {
     SCOPED_TRACE("local size " + std::to_string(Local));
     const size_t N = Local * Groups;
-    std::vector<cl_int> In(N), C(Groups * 11);
+    std::vector<cl_int> In(N), C(Groups * 11), Start = LegacyStart;
     Random R(11 + Local);
     for (cl_int &V : In)
       V = cl_int(R.next() % 2000001) - 1000000;
     std::vector<cl_uint> Tickets(N);
     std::vector<cl_long> L(Groups * 2);
     ASSERT_TRUE(runKernel(Source, "k", N,
-                          {in(In), out(C), out(Tickets), out(L)}, "", Local));
+                          {in(In), in(Start), out(C), out(Tickets), out(L)}, "",
+                          Local));
     for (size_t G = 0; G < Groups; ++G) {
-      int64_t Sum = 0, LXor = 0;
-      int32_t Min = INT32_MAX, Max = INT32_MIN, Xor = 0, Or = 0, And = -1;
-      for (size_t Li = 0; Li < Local; ++Li) {
-        cl_int V = In[G * Local + Li];
-        Sum += V;
-        Min = std::min(Min, V);
-        Max = std::max(Max, V);
-        Xor ^= V;
-        Or |= 1 << (Li % 31);
-        And &= ~(1 << (Li % 31)) | (Li % 7 ? -1 : 0);
-        LXor ^= int64_t(V) << 32;
-      }
-      const cl_int *Got = &C[G * 11];
       SCOPED_TRACE("group " + std::to_string(G));
-      EXPECT_EQ(Got[0], cl_int(Local)) << "atomic_inc";
-      EXPECT_EQ(Got[1], cl_int(uint32_t(Sum))) << "atomic_add";
-      EXPECT_EQ(Got[2], cl_int(uint32_t(-Sum))) << "atom_sub";
-      EXPECT_EQ(Got[3], Min) << "atomic_min";
-      EXPECT_EQ(Got[4], Max) << "atom_max";
-      EXPECT_EQ(Got[5], And) << "atomic_and";
-      EXPECT_EQ(Got[6], Or) << "atom_or";
-      EXPECT_EQ(Got[7], Xor) << "atomic_xor";
-      EXPECT_TRUE(std::find(In.begin() + G * Local,
-                            In.begin() + (G + 1) * Local,
-                            Got[8]) != In.begin() + (G + 1) * Local)
-          << "atomic_xchg left a value no work-item of the group wrote";
-      EXPECT_EQ(Got[9], cl_int(Local)) << "atomic_cmpxchg loop";
-      EXPECT_EQ(Got[10], -cl_int(Local)) << "atomic_dec";
-      EXPECT_EQ(L[2 * G], Sum << 20) << "atom_add on long";
-      EXPECT_EQ(L[2 * G + 1], LXor) << "atom_xor on long";
-      std::vector<cl_uint> T(Tickets.begin() + G * Local,
-                             Tickets.begin() + (G + 1) * Local);
-      std::sort(T.begin(), T.end());
-      for (size_t Li = 0; Li < Local; ++Li)
-        ASSERT_EQ(T[Li], cl_uint(Li)) << "atomic_inc returned a ticket twice";
+      expectLegacyResults(&In[G * Local], Local, &C[G * 11], &L[2 * G],
+                          &Tickets[G * Local]);
     }
   }
 }
