@@ -334,8 +334,7 @@ PreservedAnalyses FoldLocalIdDivisionsPass::run(Module &M,
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   bool Changed = false;
   for (Function &F : M) {
-    StringRef Of = derivedFrom(F, WorkItemAttr);
-    if (F.isDeclaration() || Of.empty() || (!Kernel.empty() && Of != Kernel))
+    if (!isWorkItemFunctionOf(F, Kernel) || F.arg_size() < 4)
       continue;
     // The linear id is often a private variable still in memory.
     PreservedAnalyses PA = SROAPass(SROAOptions::ModifyCFG).run(F, FAM);

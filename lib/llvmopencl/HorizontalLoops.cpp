@@ -361,9 +361,7 @@ PreservedAnalyses HorizontalLoopsPass::run(Module &M,
   FAM.registerPass([] { return UniformityAnalysis(); });
   bool Changed = false;
   for (Function &F : M) {
-    StringRef Of = derivedFrom(F, WorkItemAttr);
-    if (F.isDeclaration() || Of.empty() || (!Kernel.empty() && Of != Kernel) ||
-        F.arg_size() < 4)
+    if (!isWorkItemFunctionOf(F, Kernel) || F.arg_size() < 4)
       continue;
     if (FAM.getResult<LoopAnalysis>(F).empty())
       continue;
@@ -409,8 +407,8 @@ PreservedAnalyses HorizontalLoopsPass::run(Module &M,
              "kernel '%s': horizontal inner-loop parallelization of %zu "
              "loops, %zu implicit barriers, %u loops fully unrolled instead, "
              "vectors scalarized",
-             Of.str().c_str(), Chosen.size(), BarrierBlocks.size(),
-             Chooser.fullyUnrolled());
+             derivedFrom(F, WorkItemAttr).str().c_str(), Chosen.size(),
+             BarrierBlocks.size(), Chooser.fullyUnrolled());
     FAM.invalidate(F, PreservedAnalyses::none());
     assert(!verifyFunction(F, &errs()) && "HorizontalLoops broke the IR");
   }

@@ -50,6 +50,24 @@ inline llvm::StringRef derivedFrom(const llvm::Function &F,
   return F.getFnAttribute(Attr).getValueAsString();
 }
 
+/// True when F is a definition the passes made from a kernel, of the kind
+/// Attr names, and derived from the kernel named Only (any when Only is empty).
+inline bool isDerivedDefinition(const llvm::Function &F, llvm::StringRef Attr,
+                                llvm::StringRef Only) {
+  llvm::StringRef Of = derivedFrom(F, Attr);
+  return !F.isDeclaration() && !Of.empty() && (Only.empty() || Of == Only);
+}
+
+inline bool isWorkItemFunctionOf(const llvm::Function &F,
+                                 llvm::StringRef Only) {
+  return isDerivedDefinition(F, WorkItemAttr, Only);
+}
+
+inline bool isWorkGroupFunctionOf(const llvm::Function &F,
+                                  llvm::StringRef Only) {
+  return isDerivedDefinition(F, WorkGroupAttr, Only);
+}
+
 inline std::string launcherName(llvm::StringRef Kernel) {
   return (LauncherPrefix + Kernel).str();
 }

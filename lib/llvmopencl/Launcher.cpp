@@ -302,8 +302,7 @@ LocalVariableLayout layOutLocalVariables(ArrayRef<GlobalVariable *> Locals,
 PreservedAnalyses LauncherPass::run(Module &M, ModuleAnalysisManager &) {
   SmallVector<Function *, 4> WorkGroupFunctions;
   for (Function &F : M) {
-    StringRef Of = derivedFrom(F, WorkGroupAttr);
-    if (!F.isDeclaration() && !Of.empty() && (Kernel.empty() || Of == Kernel))
+    if (isWorkGroupFunctionOf(F, Kernel))
       WorkGroupFunctions.push_back(&F);
   }
   if (WorkGroupFunctions.empty())

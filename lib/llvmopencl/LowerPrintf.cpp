@@ -161,8 +161,7 @@ PreservedAnalyses LowerPrintfPass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::all();
   bool Changed = false;
   for (Function &F : M) {
-    StringRef Of = derivedFrom(F, WorkItemAttr);
-    if (Of.empty() || (!Kernel.empty() && Of != Kernel) || F.arg_size() < 4)
+    if (!isWorkItemFunctionOf(F, Kernel) || F.arg_size() < 4)
       continue;
     SmallVector<CallInst *, 4> Calls;
     for (Instruction &I : instructions(F))

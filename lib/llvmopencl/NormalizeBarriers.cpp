@@ -113,9 +113,7 @@ PreservedAnalyses NormalizeBarriersPass::run(Module &M,
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   bool Changed = false;
   for (Function &F : M) {
-    StringRef Of = derivedFrom(F, WorkItemAttr);
-    if (F.isDeclaration() || Of.empty() || (!Kernel.empty() && Of != Kernel) ||
-        !hasBarrier(F))
+    if (!isWorkItemFunctionOf(F, Kernel) || !hasBarrier(F))
       continue;
     LLVM_DEBUG(dbgs() << "normalizing " << F.getName() << "\n");
     SROAPass(SROAOptions::ModifyCFG).run(F, FAM);

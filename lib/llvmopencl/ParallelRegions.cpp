@@ -784,9 +784,7 @@ PreservedAnalyses ParallelRegionsPass::run(Module &M,
                                            ModuleAnalysisManager &MAM) {
   SmallVector<Function *, 4> WorkItemFunctions;
   for (Function &F : M) {
-    StringRef Of = derivedFrom(F, WorkItemAttr);
-    if (!F.isDeclaration() && !Of.empty() && (Kernel.empty() || Of == Kernel) &&
-        hasBarrier(F))
+    if (isWorkItemFunctionOf(F, Kernel) && hasBarrier(F))
       WorkItemFunctions.push_back(&F);
   }
   if (WorkItemFunctions.empty())

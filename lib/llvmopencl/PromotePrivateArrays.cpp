@@ -182,8 +182,7 @@ PreservedAnalyses PromotePrivateArraysPass::run(Module &M,
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   bool Changed = false;
   for (Function &F : M) {
-    StringRef Of = derivedFrom(F, WorkItemAttr);
-    if (F.isDeclaration() || Of.empty() || (!Kernel.empty() && Of != Kernel))
+    if (!isWorkItemFunctionOf(F, Kernel))
       continue;
     if (unsigned Dropped = dropPrivateVolatile(F)) {
       WEFT_LOG(DebugCompile,

@@ -84,8 +84,7 @@ bool uniformWithUniformOperands(const Instruction &I, const Argument *Ctx) {
 UniformityInfo UniformityAnalysis::run(Function &F,
                                        FunctionAnalysisManager &FAM) {
   UniformityInfo Info;
-  if (F.isDeclaration() || derivedFrom(F, WorkItemAttr).empty() ||
-      F.arg_size() < 4)
+  if (!isWorkItemFunctionOf(F, /*Only=*/"") || F.arg_size() < 4)
     return Info;
   Info.IsWorkItemFunction = true;
   const Argument *Ctx = F.getArg(F.arg_size() - 4);

@@ -8,6 +8,7 @@
 #include "HorizontalLoops.h"
 #include "InterleaveWorkItemLoops.h"
 #include "Launcher.h"
+#include "LowerLocalAtomics.h"
 #include "LowerPrintf.h"
 #include "NormalizeBarriers.h"
 #include "ParallelRegions.h"
@@ -52,6 +53,9 @@ void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
     MPM.addPass(WorkGroupFibersPass(Opts.LocalSize, Opts.Kernel, AllFibers,
                                     Opts.FallbackReason));
   MPM.addPass(WorkItemLoopsPass(Opts.LocalSize, Opts.Kernel));
+  // After the work-item loops have tagged their accesses as parallel: the
+  // plain accesses that replace __local atomics must stay untagged.
+  MPM.addPass(createModuleToFunctionPassAdaptor(LowerLocalAtomicsPass()));
   MPM.addPass(LauncherPass(Opts.Kernel));
 }
 
@@ -97,6 +101,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-group-workitem-chains") {
           FPM.addPass(GroupWorkItemChainsPass());
+          return true;
+        }
+        if (Name == "weft-lower-local-atomics") {
+          FPM.addPass(LowerLocalAtomicsPass());
           return true;
         }
         if (Name == "weft-interleave-workitem-loops") {

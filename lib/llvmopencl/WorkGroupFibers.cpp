@@ -213,8 +213,7 @@ Function *buildWorkGroup(Function &WI, Function &Body, StructType *FrameTy,
 PreservedAnalyses WorkGroupFibersPass::run(Module &M, ModuleAnalysisManager &) {
   SmallVector<Function *, 4> WorkItemFunctions;
   for (Function &F : M) {
-    StringRef Of = derivedFrom(F, WorkItemAttr);
-    if (!F.isDeclaration() && !Of.empty() && (Kernel.empty() || Of == Kernel) &&
+    if (isWorkItemFunctionOf(F, Kernel) &&
         (All || F.hasFnAttribute(FallbackReasonAttr)))
       WorkItemFunctions.push_back(&F);
   }

@@ -200,11 +200,9 @@ PreservedAnalyses WorkItemLoopsPass::run(Module &M,
                                          ModuleAnalysisManager &MAM) {
   SmallVector<Function *, 4> WorkItemFunctions;
   for (Function &F : M) {
-    StringRef Of = derivedFrom(F, WorkItemAttr);
     // Kernels with barriers are ParallelRegions's: loops around the whole
     // body would ignore their barriers.
-    if (!F.isDeclaration() && !Of.empty() && (Kernel.empty() || Of == Kernel) &&
-        !hasBarrier(F))
+    if (isWorkItemFunctionOf(F, Kernel) && !hasBarrier(F))
       WorkItemFunctions.push_back(&F);
   }
   if (WorkItemFunctions.empty())

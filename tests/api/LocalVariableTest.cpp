@@ -138,8 +138,9 @@ TEST_P(LocalVariables, NearTheDeviceLimit) {
   // All but 1 KiB of the device's local memory in one array, at local size
   // 1 and at the largest the kernel allows, over more groups than a pool
   // has workers so that several run at once.
-  if (getenv("WEFT_TEST_THREAD_STACK_KB"))
+  if (getenv("WEFT_TEST_THREAD_STACK_KB")) {
     ASSERT_TRUE(SmallThreadStacks) << "pthread_setattr_default_np failed";
+  }
   const cl_ulong Limit = deviceLocalMem();
   ASSERT_GE(Limit, 16u * 1024);
   const size_t Big = size_t(Limit - 1024) / sizeof(cl_uint);
@@ -236,8 +237,9 @@ TEST_P(LocalVariables, LocalMemSizeIsTheAlignedLayout) {
   ASSERT_CL_OK(Err);
   // char[3] at 0, float16 at 64 (its alignment), int at 128. (pocl 3.1
   // reports 0 here, leaving out variables declared in the body.)
-  if (testingWeft())
+  if (testingWeft()) {
     EXPECT_EQ(kernelLocalMem(K), 132u);
+  }
   const size_t N = 8, Local = 4;
   MemRef OutBuf(makeBuffer(CL_MEM_WRITE_ONLY, N * sizeof(cl_float)));
   cl_mem OutMem = OutBuf;
@@ -276,8 +278,9 @@ TEST_P(LocalVariables, OverTheLimitIsOutOfResources) {
   cl_mem OutMem = OutBuf;
   ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &OutMem));
   ASSERT_CL_OK(clSetKernelArg(K, 1, 2048, nullptr));
-  if (testingWeft())
+  if (testingWeft()) {
     EXPECT_GT(kernelLocalMem(K), Limit);
+  }
   const size_t One = 1;
   // (pocl 3.1 runs it anyway.)
   EXPECT_CL_SPEC(CL_OUT_OF_RESOURCES,

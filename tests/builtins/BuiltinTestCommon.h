@@ -34,9 +34,12 @@ template <typename T> BufferArg out(std::vector<T> &V) {
 class BuiltinTest : public DeviceTest {
 protected:
   /// Builds Source (once per call) and runs kernel Name over Global work-items
-  /// with Args as its buffer arguments in order. False if this call failed.
+  /// with Args as its buffer arguments in order, in work-groups of Local
+  /// work-items (the implementation's choice when 0). False if this call
+  /// failed.
   bool runKernel(const std::string &Source, const char *Name, size_t Global,
-           std::vector<BufferArg> Args, const std::string &Options = "") {
+                 std::vector<BufferArg> Args, const std::string &Options = "",
+                 size_t Local = 0) {
     if (Source != LastSource || Options != LastOptions) {
       Program.reset(buildProgram(Context, Device, Source, Options));
       LastSource = Source;
@@ -62,8 +65,8 @@ protected:
       EXPECT_CL_OK(SetErr);
       Ok &= SetErr == CL_SUCCESS;
     }
-    Err = clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, nullptr, 0,
-                                 nullptr, nullptr);
+    Err = clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global,
+                                 Local ? &Local : nullptr, 0, nullptr, nullptr);
     EXPECT_CL_OK(Err) << " running " << Name;
     if (Err != CL_SUCCESS)
       return false;
