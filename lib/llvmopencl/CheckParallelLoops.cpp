@@ -30,6 +30,13 @@
 // A loop that is not innermost here is never vectorized (no outer-loop
 // vectorization in the default pipeline), so its annotation is harmless.
 //
+// A kept loop of fewer than 16 constant trips (a local size under 16 in x)
+// also gets llvm.loop.vectorize.enable: the vectorizer would otherwise
+// treat it as code to optimize for size and refuse every run-time check,
+// among them the no-wrap checks of 32-bit indices, which kept CLBlast's
+// tile copies (x loop of 8) scalar. Failures to vectorize such a loop are
+// remarks and warnings the compiler keeps in its log (WorkGroupCompiler).
+//
 //===----------------------------------------------------------------------===//
 #include "CheckParallelLoops.h"
 
@@ -78,6 +85,24 @@ bool provedApart(Instruction &Store, Instruction &Later, AAResults &AA,
   return D >= int64_t(A->Size.getValue()) || -D >= int64_t(B->Size.getValue());
 }
 
+/// LLVM 19's loop vectorizer treats a loop of fewer trips than this
+/// (vectorizer-min-trip-count) as if optimizing for size: no run-time
+/// checks, no scalar epilogue.
+constexpr unsigned TinyTripCount = 16;
+
+/// Whether L, an innermost work-item loop that keeps its annotation, runs
+/// a constant number of trips below TinyTripCount: a local size under 16
+/// in x (CLBlast's Xgemm: 8). The vectorizer would then refuse any loop
+/// whose int indices need a run-time no-wrap check (sext of a 32-bit
+/// `idk * kSizeM + x`), and keep the tile copies scalar, one work-item
+/// at a time. llvm.loop.vectorize.enable lifts that rule (and makes it
+/// choose the cheapest vector width even where it would have stayed
+/// scalar), as OpenCL's work-items are meant to run side by side.
+bool isTinyLoop(const Loop &L, ScalarEvolution &SE) {
+  unsigned Trips = SE.getSmallConstantTripCount(&L);
+  return Trips > 1 && Trips < TinyTripCount;
+}
+
 } // namespace
 
 PreservedAnalyses CheckParallelLoopsPass::run(Function &F,
@@ -87,7 +112,7 @@ PreservedAnalyses CheckParallelLoopsPass::run(Function &F,
     return PreservedAnalyses::all();
   AAResults &AA = AM.getResult<AAManager>(F);
   ScalarEvolution &SE = AM.getResult<ScalarEvolutionAnalysis>(F);
-  unsigned Kept = 0, Dropped = 0;
+  unsigned Kept = 0, Dropped = 0, Forced = 0;
   for (Loop *L : LI.getLoopsInPreorder()) {
     if (!isInnermostParallelLoop(*L))
       continue;
@@ -96,6 +121,10 @@ PreservedAnalyses CheckParallelLoopsPass::run(Function &F,
     };
     if (!mayReadAfterWriteInIteration(L->getBlocks(), Apart)) {
       ++Kept;
+      if (isTinyLoop(*L, SE)) {
+        addStringMetadataToLoop(L, "llvm.loop.vectorize.enable", 1);
+        ++Forced;
+      }
       continue;
     }
     L->setLoopID(makePostTransformationMetadata(
@@ -105,10 +134,11 @@ PreservedAnalyses CheckParallelLoopsPass::run(Function &F,
   if (Kept + Dropped)
     WEFT_LOG(DebugCompile,
              "%s: %u innermost work-item loops keep their parallel "
-             "annotation, %u left to LLVM's dependence analysis (a "
-             "work-item may reload what it stored)",
-             F.getName().str().c_str(), Kept, Dropped);
-  if (!Dropped)
+             "annotation (%u of fewer than %u trips asked to vectorize), %u "
+             "left to LLVM's dependence analysis (a work-item may reload "
+             "what it stored)",
+             F.getName().str().c_str(), Kept, Forced, TinyTripCount, Dropped);
+  if (!Dropped && !Forced)
     return PreservedAnalyses::all();
   PreservedAnalyses PA;
   PA.preserveSet<CFGAnalyses>();

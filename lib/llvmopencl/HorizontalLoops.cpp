@@ -36,7 +36,13 @@
 //    count that O3 unrolls (otherwise the work-item loop would not be
 //    innermost and could not vectorize); a loop with a small constant trip
 //    count is itself left to the unroller, which makes the work-item loop
-//    innermost at no cost,
+//    innermost at no cost; so is a loop of up to 32 trips that carries a
+//    per-work-item value (an accumulator), loads memory (a tile; not a
+//    mad chain, which stays horizontal) and unrolls within 4096
+//    instructions (llvm.loop.unroll.full): made horizontal, each trip's
+//    work-item loop would reload and store those values through context
+//    arrays (CLBlast's Xgemm: 8 accumulators every 2 of its 32 k-steps),
+//    unrolled they stay in registers of the one work-item loop around it,
 //  - it touches no private array left in memory (it would become a context
 //    array with a slot per work-item and element),
 //  - no access walks consecutive elements along the loop's trips while
@@ -78,6 +84,7 @@
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/Scalarizer.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -98,6 +105,11 @@ namespace {
 
 /// Loops with at most this many trips are left to full unrolling.
 constexpr unsigned SmallTripCount = 8;
+/// A loop with up to this many trips that carries per-work-item values is
+/// fully unrolled instead, if its unrolled body stays within
+/// UnrollBudget instructions.
+constexpr unsigned CarryingTripCount = 32;
+constexpr unsigned UnrollBudget = 4096;
 
 enum class Decision {
   Chosen,   ///< gets implicit barriers
@@ -118,11 +130,17 @@ public:
     return Chosen;
   }
 
+  /// How many loops choose() marked for full unrolling instead.
+  unsigned fullyUnrolled() const { return FullyUnrolled; }
+
 private:
   Decision decide(Loop *L) {
-    bool SubloopsFit = true;
-    for (Loop *Sub : L->getSubLoops())
-      SubloopsFit &= decide(Sub) != Decision::Rejected;
+    bool SubloopsFit = true, SubloopsUnrolled = true;
+    for (Loop *Sub : L->getSubLoops()) {
+      Decision SubD = decide(Sub);
+      SubloopsFit &= SubD != Decision::Rejected;
+      SubloopsUnrolled &= SubD == Decision::Unrolled;
+    }
     const char *Why = nullptr;
     Decision D = Decision::Rejected;
     if (const char *Illegal = whyIllegal(L))
@@ -131,6 +149,11 @@ private:
              Trips && Trips <= SmallTripCount) {
       Why = "small constant trip count, left to unrolling";
       D = Decision::Unrolled;
+    } else if (SubloopsUnrolled && isWorthUnrolling(L, Trips)) {
+      Why = "carries per-work-item values over a few trips: fully unrolled";
+      D = Decision::Unrolled;
+      addStringMetadataToLoop(L, "llvm.loop.unroll.full", /*V=*/1);
+      ++FullyUnrolled;
     } else if (!SubloopsFit)
       Why = "a nested loop stays around the work-item loop";
     else if (const char *Unprofitable = whyUnprofitable(L))
@@ -145,10 +168,45 @@ private:
     } else {
       WEFT_LOG(DebugCompile, "%s: loop %s (depth %u): not horizontal: %s",
                F.getName().str().c_str(),
-               L->getHeader()->getName().str().c_str(), L->getLoopDepth(),
-               Why);
+               L->getHeader()->getName().str().c_str(), L->getLoopDepth(), Why);
     }
     return D;
+  }
+
+  /// Whether L, with a constant trip count up to CarryingTripCount, carries
+  /// a per-work-item value from trip to trip (an accumulator) and unrolls
+  /// within UnrollBudget. Made horizontal, each trip's work-item loop would
+  /// reload and store those values through context arrays (CLBlast's Xgemm:
+  /// 8 accumulators per 2 k-steps); unrolled, the work-item loop around the
+  /// whole loop keeps them in registers. Only for loops whose nested loops
+  /// are all left to unrolling too (none holds implicit barriers).
+  bool isWorthUnrolling(Loop *L, unsigned Trips) {
+    if (!Trips || Trips > CarryingTripCount)
+      return false;
+    if (none_of(L->getHeader()->phis(),
+                [&](PHINode &Phi) { return UI.isVarying(&Phi); }))
+      return false;
+    // A loop that only computes on what it carries (clpeak's mad chains)
+    // stays horizontal: GroupWorkItemChains lays out its body's chains,
+    // and unrolled, float8/float16 ran at half the speed.
+    if (none_of(L->blocks(), [](BasicBlock *BB) {
+          return any_of(*BB, [](Instruction &I) { return isa<LoadInst>(I); });
+        }))
+      return false;
+    return unrolledSize(L) * Trips <= UnrollBudget;
+  }
+
+  /// L's instructions once its nested loops (constant trip counts, or L
+  /// would not be considered) are unrolled.
+  uint64_t unrolledSize(Loop *L) {
+    uint64_t Size = 0;
+    for (BasicBlock *BB : L->blocks())
+      if (LI.getLoopFor(BB) == L)
+        Size += BB->size();
+    for (Loop *Sub : L->getSubLoops())
+      Size +=
+          unrolledSize(Sub) * std::max(1u, SE.getSmallConstantTripCount(Sub));
+    return Size;
   }
 
   const char *whyIllegal(Loop *L) {
@@ -239,6 +297,7 @@ private:
   ScalarEvolution &SE;
   const UniformityInfo &UI;
   SmallVector<Loop *, 8> Chosen;
+  unsigned FullyUnrolled = 0;
 };
 
 /// Where a trip of L starts for the work-items: the top of its body when
@@ -323,8 +382,9 @@ PreservedAnalyses HorizontalLoopsPass::run(Module &M,
     LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
     ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
     const UniformityInfo &UI = FAM.getResult<UniformityAnalysis>(F);
-    SmallVector<Loop *, 8> Chosen = LoopChooser(F, LI, SE, UI).choose();
-    if (Chosen.empty())
+    LoopChooser Chooser(F, LI, SE, UI);
+    SmallVector<Loop *, 8> Chosen = Chooser.choose();
+    if (Chosen.empty() && !Chooser.fullyUnrolled())
       continue;
     SetVector<BasicBlock *> BarrierBlocks;
     for (Loop *L : Chosen)
@@ -345,9 +405,10 @@ PreservedAnalyses HorizontalLoopsPass::run(Module &M,
       CallInst::Create(Marker, "", BB->getFirstInsertionPt());
     WEFT_LOG(DebugCompile,
              "kernel '%s': horizontal inner-loop parallelization of %zu "
-             "loops, %zu implicit barriers, vectors scalarized",
+             "loops, %zu implicit barriers, %u loops fully unrolled instead, "
+             "vectors scalarized",
              derivedFrom(F, WorkItemAttr).str().c_str(), Chosen.size(),
-             BarrierBlocks.size());
+             BarrierBlocks.size(), Chooser.fullyUnrolled());
     FAM.invalidate(F, PreservedAnalyses::none());
     assert(!verifyFunction(F, &errs()) && "HorizontalLoops broke the IR");
   }

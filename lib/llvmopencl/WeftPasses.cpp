@@ -3,6 +3,7 @@
 #include "WeftPasses.h"
 #include "CheckParallelLoops.h"
 #include "FlattenKernels.h"
+#include "FoldLocalIdDivisions.h"
 #include "GroupWorkItemChains.h"
 #include "HorizontalLoops.h"
 #include "InterleaveWorkItemLoops.h"
@@ -42,6 +43,7 @@ void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
   if (horizontalLoopsEnabled() && Opts.Method != WorkGroupMethod::Fallback)
     MPM.addPass(HorizontalLoopsPass(Opts.LocalSize, Opts.Kernel));
   MPM.addPass(NormalizeBarriersPass(Opts.Kernel));
+  MPM.addPass(FoldLocalIdDivisionsPass(Opts.LocalSize, Opts.Kernel));
   bool AllFibers = Opts.Method == WorkGroupMethod::Fallback;
   if (!AllFibers)
     MPM.addPass(ParallelRegionsPass(Opts.LocalSize, Opts.Kernel));
@@ -145,6 +147,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-normalize-barriers") {
           MPM.addPass(NormalizeBarriersPass(Opts.Kernel));
+          return true;
+        }
+        if (Name == "weft-fold-local-id-divisions") {
+          MPM.addPass(FoldLocalIdDivisionsPass(Opts.LocalSize, Opts.Kernel));
           return true;
         }
         if (Name == "weft-parallel-regions") {

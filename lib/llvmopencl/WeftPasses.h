@@ -42,7 +42,7 @@ WorkGroupMethod workGroupMethodFromEnvironment();
 const char *workGroupMethodName(WorkGroupMethod M);
 
 /// Makes weft-flatten-kernels, weft-resolve-workitem-functions,
-/// weft-lower-printf, weft-horizontal-loops, weft-normalize-barriers, weft-parallel-regions, weft-workitem-loops,
+/// weft-lower-printf, weft-horizontal-loops, weft-normalize-barriers, weft-fold-local-id-divisions, weft-parallel-regions, weft-workitem-loops,
 /// weft-launcher and weft-workgroup (all of them in order) parseable in
 /// PB's module pipelines.
 void registerWeftPasses(llvm::PassBuilder &PB, const WeftPassOptions &Opts);

@@ -44,6 +44,8 @@
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -316,6 +318,25 @@ std::unique_ptr<TargetMachine> createTargetMachine(const TargetDesc &Target,
     Error = "cannot create a target machine for " + TripleName;
   return TM;
 }
+
+/// Keeps the optimizer's remarks and warnings (a loop asked to vectorize
+/// that could not be, CheckParallelLoops.cpp) in the compile log instead
+/// of the application's stderr; errors keep LLVM's default handling.
+class OptimizerDiagnostics : public DiagnosticHandler {
+public:
+  bool handleDiagnostics(const DiagnosticInfo &DI) override {
+    if (DI.getSeverity() == DS_Error)
+      return false;
+    if (debugEnabled(DebugCompile)) {
+      std::string Message;
+      raw_string_ostream OS(Message);
+      DiagnosticPrinterRawOStream Printer(OS);
+      DI.print(Printer);
+      WEFT_LOG(DebugCompile, "optimizer: %s", OS.str().c_str());
+    }
+    return true;
+  }
+};
 
 /// Logs each pass as it runs, for WEFT_DEBUG=compile.
 void instrumentForDebug(PassInstrumentationCallbacks &PIC) {
@@ -608,6 +629,7 @@ WorkGroupFunction compileWorkGroupFunction(const std::string &Bitcode,
   for (;;) {
     Owner.reset();
     Context = std::make_unique<LLVMContext>();
+    Context->setDiagnosticHandler(std::make_unique<OptimizerDiagnostics>());
     Expected<std::unique_ptr<Module>> Parsed = parseBitcodeFile(
         MemoryBufferRef(StringRef(Bitcode), "program"), *Context);
     if (!Parsed) {
