@@ -6,15 +6,16 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/IR/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
-#include "llvm/Transforms/Utils/LoopUtils.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 
 #include <algorithm>
 
@@ -271,6 +272,12 @@ Function *createWorkGroupShell(Function &WI, StringRef Kernel) {
   WG->addParamAttr(NumKernelArgs, Attribute::NoCapture);
   WG->addParamAttr(NumKernelArgs, Attribute::ReadOnly);
   return WG;
+}
+
+unsigned vectorRegisterBytes(const TargetTransformInfo &TTI) {
+  return TTI.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector)
+             .getFixedValue() /
+         8;
 }
 
 bool isInnermostParallelLoop(const Loop &L) {

@@ -17,6 +17,7 @@
 
 namespace llvm {
 class Loop;
+class TargetTransformInfo;
 } // namespace llvm
 
 namespace weft {
@@ -29,6 +30,10 @@ llvm::MDNode *makeParallelLoopID(llvm::LLVMContext &C,
 /// code is put into loops, one alloca serves every work-item in turn, so
 /// such accesses keep their ordinary dependences.
 bool accessesPrivateAlloca(llvm::Instruction &I);
+
+/// Bytes in one of the target's fixed-width vector registers: what the
+/// vectorizer fills with work-items.
+unsigned vectorRegisterBytes(const llvm::TargetTransformInfo &TTI);
 
 /// Whether L is an innermost loop carrying llvm.loop.parallel_accesses: a
 /// work-item loop the loop vectorizer takes without a dependence proof.

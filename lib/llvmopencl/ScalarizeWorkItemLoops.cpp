@@ -282,11 +282,8 @@ PreservedAnalyses ScalarizeWorkItemLoopsPass::run(Function &F,
                                                   FunctionAnalysisManager &AM) {
   if (F.isDeclaration())
     return PreservedAnalyses::all();
-  const TargetTransformInfo &TTI = AM.getResult<TargetIRAnalysis>(F);
   unsigned RegisterBytes =
-      TTI.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector)
-          .getFixedValue() /
-      8;
+      vectorRegisterBytes(AM.getResult<TargetIRAnalysis>(F));
   if (judge(F, AM.getResult<LoopAnalysis>(F), std::max(RegisterBytes, 16u)) !=
       Verdict::Split)
     return PreservedAnalyses::all();

@@ -825,11 +825,8 @@ PreservedAnalyses WidenWorkItemLoopsPass::run(Function &F,
                                               FunctionAnalysisManager &AM) {
   if (F.isDeclaration())
     return PreservedAnalyses::all();
-  const TargetTransformInfo &TTI = AM.getResult<TargetIRAnalysis>(F);
   unsigned RegisterBytes =
-      TTI.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector)
-          .getFixedValue() /
-      8;
+      vectorRegisterBytes(AM.getResult<TargetIRAnalysis>(F));
   if (RegisterBytes < 16)
     return PreservedAnalyses::all();
   LoopInfo &LI = AM.getResult<LoopAnalysis>(F);
