@@ -34,17 +34,11 @@ Slice permuted(const Slice &V, const std::function<size_t(size_t)> &From) {
 class Barriers : public DeviceTest {
 protected:
   size_t deviceMaxWorkGroup() {
-    size_t Max = 0;
-    EXPECT_CL_OK(clGetDeviceInfo(Device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
-                                 sizeof(Max), &Max, nullptr));
-    return Max;
+    return deviceInfo<size_t>(Device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
   }
 
   size_t kernelMaxWorkGroup(cl_kernel K) {
-    size_t Max = 0;
-    EXPECT_CL_OK(clGetKernelWorkGroupInfo(K, Device, CL_KERNEL_WORK_GROUP_SIZE,
-                                          sizeof(Max), &Max, nullptr));
-    return Max;
+    return kernelWorkGroupInfo<size_t>(K, Device, CL_KERNEL_WORK_GROUP_SIZE);
   }
 
   cl_ulong localMemSize() {

@@ -34,13 +34,9 @@ const std::vector<std::pair<int, int>> TripParams = {
 class HorizontalLoops : public DeviceTest {
 protected:
   size_t maxWorkGroup(cl_kernel K) {
-    size_t Device = 0, Kernel = 0;
-    EXPECT_CL_OK(clGetDeviceInfo(this->Device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
-                                 sizeof(Device), &Device, nullptr));
-    EXPECT_CL_OK(clGetKernelWorkGroupInfo(K, this->Device,
-                                          CL_KERNEL_WORK_GROUP_SIZE,
-                                          sizeof(Kernel), &Kernel, nullptr));
-    return std::min(Device, Kernel);
+    return std::min(
+        deviceInfo<size_t>(Device, CL_DEVICE_MAX_WORK_GROUP_SIZE),
+        kernelWorkGroupInfo<size_t>(K, Device, CL_KERNEL_WORK_GROUP_SIZE));
   }
 
   /// Runs a 1D kernel of the common signature over three groups of each

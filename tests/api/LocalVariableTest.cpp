@@ -49,16 +49,10 @@ protected:
         .count("cl_khr_fp64");
   }
   size_t kernelWorkGroupSize(cl_kernel K) {
-    size_t Size = 0;
-    EXPECT_CL_OK(clGetKernelWorkGroupInfo(K, Device, CL_KERNEL_WORK_GROUP_SIZE,
-                                          sizeof(Size), &Size, nullptr));
-    return Size;
+    return kernelWorkGroupInfo<size_t>(K, Device, CL_KERNEL_WORK_GROUP_SIZE);
   }
   cl_ulong kernelLocalMem(cl_kernel K) {
-    cl_ulong Size = 0;
-    EXPECT_CL_OK(clGetKernelWorkGroupInfo(K, Device, CL_KERNEL_LOCAL_MEM_SIZE,
-                                          sizeof(Size), &Size, nullptr));
-    return Size;
+    return kernelWorkGroupInfo<cl_ulong>(K, Device, CL_KERNEL_LOCAL_MEM_SIZE);
   }
   /// 1, 13, 64 and Max, at most Max.
   static std::vector<size_t> localSizes(size_t Max) {

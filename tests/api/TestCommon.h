@@ -224,6 +224,17 @@ template <typename T> T deviceInfo(cl_device_id D, cl_device_info Param) {
   return Value;
 }
 
+template <typename T>
+T kernelWorkGroupInfo(cl_kernel K, cl_device_id D,
+                      cl_kernel_work_group_info Param) {
+  T Value{};
+  cl_int Err =
+      clGetKernelWorkGroupInfo(K, D, Param, sizeof(T), &Value, nullptr);
+  EXPECT_CL_OK(Err) << " querying kernel work-group info 0x" << std::hex
+                    << Param;
+  return Value;
+}
+
 /// The platform under test, or nullptr if the loader does not offer it.
 inline cl_platform_id platformUnderTest() {
   static cl_platform_id Found = [] {
