@@ -39,14 +39,17 @@
 // recomputed instead of kept.
 //
 // The split is made only where it is known to pay and to be legal:
-//  - the kernel loop is innermost, its exit test depends on the work-item,
-//    and it has one exit block;
+//  - the kernel loop is innermost and its exit test depends on the
+//    work-item; with several exit blocks, each work-item's is kept and C
+//    starts at it;
 //  - every path through the work-item loop runs the kernel loop (A, the
 //    loop, then C);
-//  - no private alloca is touched in the work-item loop: one alloca serves
-//    the work-items in turn, which interleaving would break;
+//  - no private alloca is used inside the loop, or both before and after
+//    it: one alloca serves the work-items in turn, which interleaving
+//    would break;
 //  - the loop body has no atomics, fences or calls with side effects,
-//    which would keep the lockstep loop scalar.
+//    which would keep the lockstep loop scalar;
+//  - the arrays fit a stack budget (they live in a worker's frame).
 // WEFT_LOCKSTEP=0 turns the pass off.
 //
 //===----------------------------------------------------------------------===//
@@ -537,8 +540,9 @@ std::optional<uint64_t> Splitter::run(uint64_t Budget) {
   AllocaInst *ExitTaken =
       Exits.size() > 1 ? newArray(B.getInt32Ty(), "exit.lockstep") : nullptr;
 
+  BasicBlock *After = XLatch->getNextNode();
   auto NewBlock = [&](const Twine &Name) {
-    return BasicBlock::Create(C, Name, &F, XLatch->getNextNode());
+    return BasicBlock::Create(C, Name, &F, After);
   };
   BasicBlock *FirstLatch = NewBlock("lockstep.first.latch");
   BasicBlock *StepPre = NewBlock("lockstep.trip");
@@ -546,7 +550,7 @@ std::optional<uint64_t> Splitter::run(uint64_t Budget) {
   StepBody = NewBlock("lockstep.active");
   BasicBlock *Continue = NewBlock("lockstep.continue");
   BasicBlock *StepLatch = NewBlock("lockstep.step.latch");
-  BasicBlock *AnyLeft = NewBlock("lockstep.any");
+  BasicBlock *AnyLeft = NewBlock("lockstep.again");
   BasicBlock *LastPre = NewBlock("lockstep.last.preheader");
   LastHeader = NewBlock("lockstep.last");
 
