@@ -155,9 +155,9 @@ std::optional<WorkItemLoop> matchWorkItemLoop(Loop &L) {
     return std::nullopt;
   Value *Next = X.Id->getIncomingValueForBlock(Latch);
   if (!match(Next, m_Add(m_Specific(X.Id), m_One())) ||
-      !match(Br->getCondition(), m_SpecificICmp(ICmpInst::ICMP_ULT,
-                                                m_Specific(Next),
-                                                m_Value(X.Bound))) ||
+      !match(Br->getCondition(),
+             m_SpecificICmp(ICmpInst::ICMP_ULT, m_Specific(Next),
+                            m_Value(X.Bound))) ||
       !L.isLoopInvariant(X.Bound))
     return std::nullopt;
   return X;
@@ -405,7 +405,8 @@ bool Splitter::isRecomputable(Instruction *Inst) {
   bool Ok = !isa<PHINode>(Inst) && !isa<AllocaInst>(Inst) &&
             !Inst->mayHaveSideEffects() && !isa<CallBase>(Inst);
   if (Ok && Inst->mayReadFromMemory())
-    Ok = isa<LoadInst>(Inst) && Inst->hasMetadata(LLVMContext::MD_invariant_load);
+    Ok = isa<LoadInst>(Inst) &&
+         Inst->hasMetadata(LLVMContext::MD_invariant_load);
   for (Value *Op : Inst->operands()) {
     if (!Ok)
       break;
@@ -568,8 +569,7 @@ std::optional<uint64_t> Splitter::run(uint64_t Budget) {
   Value *FirstNext = B.CreateAdd(X.Id, ConstantInt::get(IdTy, 1),
                                  "lockstep.first.next", true, true);
   B.CreateCondBr(B.CreateICmpULT(FirstNext, X.Bound), XHeader, StepPre)
-      ->setMetadata(LLVMContext::MD_loop,
-                    makeParallelLoopID(C, X.AccessGroup));
+      ->setMetadata(LLVMContext::MD_loop, makeParallelLoopID(C, X.AccessGroup));
   int FromLatch = X.Id->getBasicBlockIndex(XLatch);
   X.Id->setIncomingBlock(FromLatch, FirstLatch);
   Value *OldNext = X.Id->getIncomingValue(FromLatch);
@@ -643,8 +643,7 @@ std::optional<uint64_t> Splitter::run(uint64_t Budget) {
   Value *StepNext = B.CreateAdd(StepId, ConstantInt::get(IdTy, 1),
                                 "lockstep.next", true, true);
   B.CreateCondBr(B.CreateICmpULT(StepNext, X.Bound), StepHeader, AnyLeft)
-      ->setMetadata(LLVMContext::MD_loop,
-                    makeParallelLoopID(C, X.AccessGroup));
+      ->setMetadata(LLVMContext::MD_loop, makeParallelLoopID(C, X.AccessGroup));
   StepId->addIncoming(ConstantInt::get(IdTy, 0), StepPre);
   StepId->addIncoming(StepNext, StepLatch);
   Any->addIncoming(B.getFalse(), StepPre);

@@ -29,7 +29,7 @@ struct LockstepLoopsPass : llvm::PassInfoMixin<LockstepLoopsPass> {
 
 private:
   std::array<uint64_t, 3> LocalSize; ///< the local size specialized for
-  std::string Kernel; ///< only this kernel, or all when empty
+  std::string Kernel;                ///< only this kernel, or all when empty
 };
 
 } // namespace weft
