@@ -42,8 +42,9 @@
 //  - the kernel loop is innermost and its exit test depends on the
 //    work-item; with several exit blocks, each work-item's is kept and C
 //    starts at it;
-//  - every path through the work-item loop runs the kernel loop (A, the
-//    loop, then C);
+//  - the work-item loop is A, the loop, then C, where A may branch into C
+//    directly (a guard, an early return): such a work-item is inactive
+//    from the start, and C starts for it where its branch led;
 //  - no private alloca is used inside the loop, or both before and after
 //    it: one alloca serves the work-items in turn, which interleaving
 //    would break;
@@ -235,10 +236,6 @@ const char *bodyObstacle(const Loop &I) {
   return nullptr;
 }
 
-/// Marks the arrays this pass makes: each work-item touches only its own
-/// element, so they survive any interleaving.
-constexpr const char *LockstepArrayMD = "weft.lockstep.array";
-
 /// The private allocas (other than this pass's arrays) that instructions
 /// of Blocks may reach through a pointer operand.
 template <typename Range>
@@ -262,20 +259,45 @@ SmallPtrSet<const Value *, 4> privateAllocas(const Range &Blocks) {
 /// The blocks of X before and after its kernel loop I.
 struct Partition {
   SmallPtrSet<BasicBlock *, 16> Before; ///< A: from the header to I
-  SmallPtrSet<BasicBlock *, 16> After;  ///< C: from I's exit to the latch
+  SmallPtrSet<BasicBlock *, 16> After;  ///< C: from I's exits to the latch
+  /// Edges from A into C: work-items that skip I (a guard, an early
+  /// return).
+  SmallVector<std::pair<BasicBlock *, BasicBlock *>, 4> Bypass;
 };
 
-/// Splits X's blocks around I; fails unless every path from X's header to
-/// its latch goes through I's preheader, I, and one of I's exit blocks, and
-/// no private alloca is used both before and after I, or inside I (one
-/// alloca serves the work-items in turn).
+/// Splits X's blocks around I: C is what I's exit blocks reach before the
+/// latch, A what the header reaches before I or C (an edge from A into C
+/// skips I). Fails when a path leaves the work-item loop elsewhere than at
+/// its latch, enters I elsewhere than from its preheader, or comes back
+/// from C into A or I; or when a private alloca is used inside I, or both
+/// in A and in C (one alloca serves the work-items in turn).
 std::optional<Partition> partition(const WorkItemLoop &X, const Loop &I,
                                    ArrayRef<BasicBlock *> Exits) {
   Partition P;
   BasicBlock *XHeader = X.L->getHeader();
   BasicBlock *XLatch = X.L->getLoopLatch();
   BasicBlock *Pre = I.getLoopPreheader();
-  SmallVector<BasicBlock *, 16> Work = {XHeader};
+  SmallVector<BasicBlock *, 16> Work;
+  for (BasicBlock *Exit : Exits)
+    if (P.After.insert(Exit).second)
+      Work.push_back(Exit);
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    for (BasicBlock *S : successors(BB)) {
+      if (S == XHeader || !X.L->contains(S)) {
+        if (BB != XLatch)
+          return std::nullopt;
+        continue;
+      }
+      if (I.contains(S))
+        return std::nullopt;
+      if (P.After.insert(S).second)
+        Work.push_back(S);
+    }
+  }
+  if (!P.After.count(XLatch) || P.After.count(XHeader))
+    return std::nullopt;
+  Work = {XHeader};
   P.Before.insert(XHeader);
   while (!Work.empty()) {
     BasicBlock *BB = Work.pop_back_val();
@@ -285,35 +307,17 @@ std::optional<Partition> partition(const WorkItemLoop &X, const Loop &I,
           return std::nullopt;
         continue;
       }
+      if (P.After.count(S)) {
+        P.Bypass.push_back({BB, S});
+        continue;
+      }
       if (!X.L->contains(S) || S == XHeader || I.contains(S))
-        return std::nullopt; // leaves the work-item loop before I
+        return std::nullopt;
       if (P.Before.insert(S).second)
         Work.push_back(S);
     }
   }
-  if (!P.Before.count(Pre) || P.Before.count(XLatch))
-    return std::nullopt;
-  for (BasicBlock *Exit : Exits) {
-    if (P.Before.count(Exit))
-      return std::nullopt;
-    if (P.After.insert(Exit).second)
-      Work.push_back(Exit);
-  }
-  while (!Work.empty()) {
-    BasicBlock *BB = Work.pop_back_val();
-    for (BasicBlock *S : successors(BB)) {
-      if (S == XHeader || !X.L->contains(S)) {
-        if (BB != XLatch)
-          return std::nullopt;
-        continue;
-      }
-      if (I.contains(S) || P.Before.count(S))
-        return std::nullopt;
-      if (P.After.insert(S).second)
-        Work.push_back(S);
-    }
-  }
-  if (!P.After.count(XLatch) ||
+  if (!P.Before.count(Pre) ||
       P.Before.size() + P.After.size() + I.getNumBlocks() !=
           X.L->getNumBlocks())
     return std::nullopt;
@@ -516,8 +520,20 @@ std::optional<uint64_t> Splitter::run(uint64_t Budget) {
         }
       }
     }
+  // Where C starts for a work-item: one of I's exit blocks, or the target
+  // of the edge that skipped I.
+  SmallVector<BasicBlock *, 4> Targets(Exits.begin(), Exits.end());
+  SmallVector<PHINode *, 8> Skipped;
+  for (auto &[From, To] : P.Bypass)
+    if (!is_contained(Targets, To)) {
+      Targets.push_back(To);
+      for (PHINode &Phi : To->phis())
+        Skipped.push_back(&Phi);
+    }
   const DataLayout &DL = F.getParent()->getDataLayout();
-  uint64_t Bytes = 1 + (Exits.size() > 1 ? 4 : 0);
+  uint64_t Bytes = 1 + (Targets.size() > 1 ? 4 : 0);
+  for (PHINode *Phi : Skipped)
+    Bytes += DL.getTypeAllocSize(Phi->getType());
   for (Instruction *Inst : Live)
     if (!isRecomputable(Inst))
       Bytes += DL.getTypeAllocSize(Inst->getType());
@@ -536,10 +552,13 @@ std::optional<uint64_t> Splitter::run(uint64_t Budget) {
     StateArray[Phi] = newArray(Phi->getType(), Phi->getName() + ".lockstep");
   for (PHINode *Phi : Outputs)
     OutputArray[Phi] = newArray(Phi->getType(), Phi->getName() + ".lockstep");
+  DenseMap<PHINode *, AllocaInst *> SkippedArray;
+  for (PHINode *Phi : Skipped)
+    SkippedArray[Phi] = newArray(Phi->getType(), Phi->getName() + ".skip");
   AllocaInst *Active = newArray(B.getInt8Ty(), "active.lockstep");
-  // Which exit block each work-item left by, when there are several.
+  // Where each work-item's C starts, when there is a choice.
   AllocaInst *ExitTaken =
-      Exits.size() > 1 ? newArray(B.getInt32Ty(), "exit.lockstep") : nullptr;
+      Targets.size() > 1 ? newArray(B.getInt32Ty(), "exit.lockstep") : nullptr;
 
   BasicBlock *After = XLatch->getNextNode();
   auto NewBlock = [&](const Twine &Name) {
@@ -565,6 +584,22 @@ std::optional<uint64_t> Splitter::run(uint64_t Budget) {
   storeAt(B.getInt8(1), Active, X.Id);
   B.CreateBr(FirstLatch);
   PreTerm->eraseFromParent();
+  // A work-item that skips I is inactive from the start and keeps what
+  // the phis of its way into C receive.
+  for (auto &[From, To] : P.Bypass) {
+    BasicBlock *Skip = NewBlock("lockstep.skip");
+    B.SetInsertPoint(Skip);
+    for (PHINode &Phi : To->phis())
+      storeAt(Phi.getIncomingValueForBlock(From), SkippedArray[&Phi], X.Id);
+    if (ExitTaken)
+      storeAt(B.getInt32(find(Targets, To) - Targets.begin()), ExitTaken, X.Id);
+    storeAt(B.getInt8(0), Active, X.Id);
+    B.CreateBr(FirstLatch);
+    From->getTerminator()->replaceSuccessorWith(To, Skip);
+    for (PHINode &Phi : To->phis())
+      while (Phi.getBasicBlockIndex(From) >= 0)
+        Phi.removeIncomingValue(From, /*DeletePHIIfEmpty=*/false);
+  }
   B.SetInsertPoint(FirstLatch);
   Value *FirstNext = B.CreateAdd(X.Id, ConstantInt::get(IdTy, 1),
                                  "lockstep.first.next", true, true);
@@ -661,18 +696,21 @@ std::optional<uint64_t> Splitter::run(uint64_t Budget) {
   Instruction *ToExit;
   if (ExitTaken) {
     SwitchInst *SI = B.CreateSwitch(loadAt(ExitTaken, LastId, "exit.taken"),
-                                    Exits[0], Exits.size() - 1);
-    for (unsigned K = 1; K < Exits.size(); ++K)
-      SI->addCase(B.getInt32(K), Exits[K]);
+                                    Targets[0], Targets.size() - 1);
+    for (unsigned K = 1; K < Targets.size(); ++K)
+      SI->addCase(B.getInt32(K), Targets[K]);
     ToExit = SI;
   } else {
-    ToExit = B.CreateBr(Exits[0]);
+    ToExit = B.CreateBr(Targets[0]);
   }
   B.SetInsertPoint(ToExit);
   for (PHINode *Phi : Outputs) {
     Phi->replaceAllUsesWith(loadAt(OutputArray[Phi], LastId, Phi->getName()));
     Phi->eraseFromParent();
   }
+  for (PHINode *Phi : Skipped)
+    Phi->addIncoming(loadAt(SkippedArray[Phi], LastId, Phi->getName()),
+                     LastHeader);
   XLatch->getTerminator()->replaceSuccessorWith(XHeader, LastHeader);
 
   // Uses of A's values and of the id past the split.

@@ -17,6 +17,10 @@
 
 namespace weft {
 
+/// Metadata on the allocas LockstepLoopsPass makes: [W x T] arrays with
+/// one element per work-item in x.
+inline constexpr const char *LockstepArrayMD = "weft.lockstep.array";
+
 /// Whether the compile pipeline runs LockstepLoopsPass: yes unless
 /// WEFT_LOCKSTEP=0 (a kernel cache key field).
 bool lockstepLoopsEnabled();

@@ -25,6 +25,7 @@
 #include "KernelCache.h"
 #include "KernelUtils.h"
 #include "Launcher.h"
+#include "LockstepLoops.h"
 #include "LowerPrintf.h"
 #include "ParallelRegions.h"
 #include "PerfMap.h"
@@ -494,9 +495,14 @@ size_t privateMemory(Function &Launcher) {
   const DataLayout &DL = Launcher.getParent()->getDataLayout();
   size_t Bytes = 0;
   for (Instruction &I : Launcher.getEntryBlock())
-    if (auto *A = dyn_cast<AllocaInst>(&I))
-      if (auto Size = A->getAllocationSize(DL))
+    if (auto *A = dyn_cast<AllocaInst>(&I)) {
+      // LockstepLoops' arrays hold one element per work-item.
+      if (A->hasMetadata(LockstepArrayMD))
+        Bytes += DL.getTypeAllocSize(
+            cast<ArrayType>(A->getAllocatedType())->getElementType());
+      else if (auto Size = A->getAllocationSize(DL))
         Bytes += Size->getFixedValue();
+    }
   return Bytes;
 }
 

@@ -4,9 +4,9 @@
 // sizes, against references computed here on the host: loops whose trip
 // count differs between work-items (Collatz steps, a search with two exits
 // and a store inside, an escape-time iteration, two loops in a row and an
-// early return, a 2D digit loop), which LockstepLoops runs across the
-// work-items of a group, and one under a varying branch that it leaves
-// alone. The references follow each kernel's meaning, work-item by
+// early return, a 2D digit loop, loops that some work-items skip by a
+// guard or a branch), which LockstepLoops runs across the work-items of a
+// group. The references follow each kernel's meaning, work-item by
 // work-item.
 //
 //===----------------------------------------------------------------------===//
@@ -152,6 +152,27 @@ TEST_P(LockstepLoops, LoopUnderVaryingBranch) {
             return X + K * 100000u;
           },
           {{0, 0}, {5, 0}, {100000, 0}});
+}
+
+TEST_P(LockstepLoops, GuardAndBranchAroundLoop) {
+  check1D("guarded",
+          [](const Words &In, size_t G, int P0, int P1) {
+            if (G % 4 == uint32_t(P1))
+              return 7u;
+            uint32_t X = In[G], R;
+            if (X % 3u == 0u) {
+              R = X + 1u;
+            } else {
+              uint32_t K = 0;
+              while (X > uint32_t(P0)) {
+                X = X / 2u + (X & 1u);
+                ++K;
+              }
+              R = K * 1000u + X;
+            }
+            return R ^ uint32_t(G);
+          },
+          {{1, 0}, {100, 3}, {1000000, 9}});
 }
 
 TEST_P(LockstepLoops, Digits2D) {

@@ -118,3 +118,27 @@ kernel void digits_2d(global uint *Out, global const uint *In, uint Width) {
   } while (V != 0u);
   Out[Y * Width + X] = Sum * 100u + Count + (uint)X;
 }
+
+// A guard that returns early and a branch around the loop whose value
+// meets the loop's at a phi: work-items that skip the loop.
+kernel void guarded(global uint *Out, global const uint *In, local uint *S,
+                    int P0, int P1) {
+  size_t G = GID;
+  if (G % 4 == (uint)P1) {
+    Out[G] = 7u;
+    return;
+  }
+  uint X = In[G];
+  uint R;
+  if (X % 3u == 0u) {
+    R = X + 1u;
+  } else {
+    uint K = 0;
+    while (X > (uint)P0) {
+      X = X / 2u + (X & 1u);
+      ++K;
+    }
+    R = K * 1000u + X;
+  }
+  Out[G] = R ^ (uint)G;
+}

@@ -3,8 +3,10 @@
 ; initial state per work-item), a lockstep loop that runs one trip of each
 ; active work-item per pass of a parallel x loop until none is active
 ; (an OR of the active flags), and the part after (the loop's results
-; loaded back, id-only values recomputed). Loops with a uniform trip count,
-; atomics, or a private alloca inside, and x extents below 4, stay.
+; loaded back, id-only values recomputed). Work-items that branch around
+; the loop start inactive and resume where their branch led. Loops with a
+; uniform trip count, atomics, or a private alloca inside, and x extents
+; below 4, stay.
 ; RUN: weft-opt -passes=weft-lockstep-loops -weft-local-size=16,1,1 -S %s | FileCheck %s
 ; RUN: weft-opt -passes=weft-lockstep-loops -weft-local-size=2,1,1 -S %s | FileCheck %s --check-prefix=NARROW
 
@@ -58,6 +60,26 @@
 ; CHECK-NEXT:  getelementptr inbounds [16 x i32], ptr %k.next.lcssa.lockstep, i64 0, i64 %lockstep.id
 ; CHECK-NEXT:  store i32 %k.next,
 
+; CHECK-LABEL: define internal void @guarded.workgroup(
+; CHECK:     x.loop:
+; CHECK:       br i1 %skip, label %lockstep.skip, label %loop.preheader
+; CHECK:     x.latch:
+; CHECK-NEXT:  %r = phi i32 [ %w.next.lcssa{{[0-9]+}}, %x.latch.loopexit ], [ [[SKIPPED:%r[0-9]+]], %lockstep.last ]
+; CHECK:     lockstep.last:
+; CHECK:       %exit.taken = load i32
+; CHECK:       [[SKIPPED]] = load i32, ptr {{%.*}}, align 4
+; CHECK-NEXT:  switch i32 %exit.taken, label %x.latch.loopexit [
+; CHECK-NEXT:    i32 1, label %x.latch
+; CHECK-NEXT:  ]
+; CHECK:     lockstep.skip:
+; CHECK-NEXT:  getelementptr inbounds [16 x i32], ptr %r.skip, i64 0, i64 %x
+; CHECK-NEXT:  store i32 %v, ptr
+; CHECK:       store i32 1, ptr
+; CHECK:       store i8 0, ptr
+; CHECK-NEXT:  br label %lockstep.first.latch
+; CHECK:     lockstep.leave:
+; CHECK:       store i32 0, ptr
+
 ; CHECK-LABEL: define internal void @counted.workgroup(
 ; CHECK-NOT: {{lockstep\.|\.lockstep}}
 ; CHECK-LABEL: define internal void @atomic.workgroup(
@@ -96,6 +118,32 @@ x.latch:
   %x.next = add nuw nsw i64 %x, 1
   %more = icmp ult i64 %x.next, 16
   br i1 %more, label %x.loop, label %exit, !llvm.loop !1
+exit:
+  ret void
+}
+
+; Work-items with a zero input skip the loop; the result merges both ways.
+define internal void @guarded.workgroup(ptr addrspace(1) %out, ptr addrspace(1) %in, ptr %ctx) "weft-workgroup-of"="guarded" {
+entry:
+  br label %x.loop
+x.loop:
+  %x = phi i64 [ 0, %entry ], [ %x.next, %x.latch ]
+  %a = getelementptr i32, ptr addrspace(1) %in, i64 %x
+  %v = load i32, ptr addrspace(1) %a, align 4, !llvm.access.group !12
+  %skip = icmp eq i32 %v, 0
+  br i1 %skip, label %x.latch, label %loop
+loop:
+  %w = phi i32 [ %v, %x.loop ], [ %w.next, %loop ]
+  %w.next = lshr i32 %w, 1
+  %done = icmp eq i32 %w.next, 0
+  br i1 %done, label %x.latch, label %loop
+x.latch:
+  %r = phi i32 [ %w.next, %loop ], [ %v, %x.loop ]
+  %o = getelementptr i32, ptr addrspace(1) %out, i64 %x
+  store i32 %r, ptr addrspace(1) %o, align 4, !llvm.access.group !12
+  %x.next = add nuw nsw i64 %x, 1
+  %more = icmp ult i64 %x.next, 16
+  br i1 %more, label %x.loop, label %exit, !llvm.loop !13
 exit:
   ret void
 }
@@ -184,3 +232,6 @@ exit:
 !9 = !{!"llvm.loop.parallel_accesses", !2}
 !10 = !{!"llvm.loop.parallel_accesses", !4}
 !11 = !{!"llvm.loop.parallel_accesses", !6}
+!12 = distinct !{}
+!13 = distinct !{!13, !14}
+!14 = !{!"llvm.loop.parallel_accesses", !12}
