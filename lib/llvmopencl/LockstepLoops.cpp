@@ -62,6 +62,7 @@
 #include "weft/debug.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -336,10 +337,10 @@ enum class Part { First, Step, Last };
 /// Makes one split: X around its kernel loop I. Analyses are stale after.
 class Splitter {
 public:
-  Splitter(Function &F, const WorkItemLoop &X, Loop &I, Partition P,
-           uint64_t Width)
-      : F(F), C(F.getContext()), X(X), I(I), P(std::move(P)), Width(Width),
-        B(F.getContext()) {}
+  Splitter(Function &F, const DominatorTree &DT, const WorkItemLoop &X, Loop &I,
+           Partition P, uint64_t Width)
+      : F(F), DT(DT), C(F.getContext()), X(X), I(I), P(std::move(P)),
+        Width(Width), B(F.getContext()) {}
 
   /// Splits, unless the arrays would take more than Budget bytes; the
   /// bytes they take, or nullopt with nothing changed.
@@ -359,6 +360,7 @@ private:
   void replaceUsesOutsideFirst(Value *V);
 
   Function &F;
+  const DominatorTree &DT; ///< of F before the split
   LLVMContext &C;
   const WorkItemLoop &X;
   Loop &I;
@@ -371,7 +373,7 @@ private:
   PHINode *StepId = nullptr, *LastId = nullptr;
   BasicBlock *StepBody = nullptr, *LastHeader = nullptr;
   DenseMap<Instruction *, bool> Recomputable;
-  DenseMap<Instruction *, AllocaInst *> Kept;
+  MapVector<Instruction *, AllocaInst *> Kept;
   DenseMap<Value *, Value *> StepValue, LastValue;
 };
 
@@ -585,10 +587,16 @@ std::optional<uint64_t> Splitter::run(uint64_t Budget) {
   B.CreateBr(FirstLatch);
   PreTerm->eraseFromParent();
   // A work-item that skips I is inactive from the start and keeps what
-  // the phis of its way into C receive.
+  // the phis of its way into C receive, and the values of A that C may
+  // use on that way (those available where it branches).
   for (auto &[From, To] : P.Bypass) {
+    if (!is_contained(successors(From), To))
+      continue; // a second edge between the two, already redirected
     BasicBlock *Skip = NewBlock("lockstep.skip");
     B.SetInsertPoint(Skip);
+    for (auto &[Inst, Array] : Kept)
+      if (DT.dominates(Inst, From->getTerminator()))
+        storeAt(Inst, Array, X.Id);
     for (PHINode &Phi : To->phis())
       storeAt(Phi.getIncomingValueForBlock(From), SkippedArray[&Phi], X.Id);
     if (ExitTaken)
@@ -800,7 +808,7 @@ unsigned splitFunction(Function &F, uint64_t Width) {
       }
       std::string Name = I->getHeader()->getName().str();
       std::optional<uint64_t> Bytes =
-          Splitter(F, *X, *I, std::move(*P), Width).run(Budget);
+          Splitter(F, DT, *X, *I, std::move(*P), Width).run(Budget);
       if (!Bytes) {
         WEFT_LOG(DebugCompile,
                  "%s: loop %s not run in lockstep: its arrays would take "

@@ -120,7 +120,8 @@ kernel void digits_2d(global uint *Out, global const uint *In, uint Width) {
 }
 
 // A guard that returns early and a branch around the loop whose value
-// meets the loop's at a phi: work-items that skip the loop.
+// meets the loop's at a phi: work-items that skip the loop, and need a
+// value loaded before it after it.
 kernel void guarded(global uint *Out, global const uint *In, local uint *S,
                     int P0, int P1) {
   size_t G = GID;
@@ -129,6 +130,7 @@ kernel void guarded(global uint *Out, global const uint *In, local uint *S,
     return;
   }
   uint X = In[G];
+  uint Y = In[(G * 5) % GSIZE];
   uint R;
   if (X % 3u == 0u) {
     R = X + 1u;
@@ -140,5 +142,22 @@ kernel void guarded(global uint *Out, global const uint *In, local uint *S,
     }
     R = K * 1000u + X;
   }
-  Out[G] = R ^ (uint)G;
+  Out[G] = (R ^ (uint)G) + Y;
+}
+
+// Two divergent loops on the two sides of a varying branch, each result
+// merging at a phi after them.
+kernel void loop_per_branch(global uint *Out, global const uint *In,
+                            local uint *S, int P0, int P1) {
+  size_t G = GID;
+  uint X = In[G];
+  uint R = (uint)P1;
+  if (X & 1u) {
+    for (uint K = 0; K < X % (uint)(P0 + 1); ++K)
+      R += K * X;
+  } else {
+    for (uint K = 0; K < X % (uint)(P0 + 3); ++K)
+      R ^= K + X;
+  }
+  Out[G] = R;
 }
