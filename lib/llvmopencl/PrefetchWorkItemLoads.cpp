@@ -104,13 +104,10 @@ ConstantInt *constantStep(PHINode &Phi, const Loop &L) {
 /// work-item.
 PHINode *soleCountingPhi(Loop &L, ConstantInt *&Start, ConstantInt *&Step) {
   BasicBlock *Entry = L.getLoopPredecessor();
-  if (!Entry || !L.getHeader()->phis().empty() &&
-                    std::next(L.getHeader()->phis().begin()) !=
-                        L.getHeader()->phis().end())
+  auto Phis = L.getHeader()->phis();
+  if (!Entry || Phis.empty() || std::next(Phis.begin()) != Phis.end())
     return nullptr;
-  if (L.getHeader()->phis().empty())
-    return nullptr;
-  PHINode &Phi = *L.getHeader()->phis().begin();
+  PHINode &Phi = *Phis.begin();
   Step = constantStep(Phi, L);
   Start = dyn_cast<ConstantInt>(Phi.getIncomingValueForBlock(Entry));
   return Step && Start ? &Phi : nullptr;
