@@ -13,6 +13,7 @@
 #include "KernelCache.h"
 #include "CompilerInternals.h"
 #include "HorizontalLoops.h"
+#include "LockstepLoops.h"
 #include "WeftPasses.h"
 
 #include "weft/debug.h"
@@ -210,6 +211,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   Field(scalarizationEnabled() ? "scalarize" : "no-scalarize");
   Field(wideningEnabled() ? "widen" : "no-widen");
   Field(prefetchEnabled() ? "prefetch" : "no-prefetch");
+  Field(lockstepLoopsEnabled() ? "lockstep" : "no-lockstep");
   Field(workGroupMethodName(workGroupMethodFromEnvironment()));
   Field(Bitcode);
   return Hash.final();

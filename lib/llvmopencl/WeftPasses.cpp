@@ -8,6 +8,7 @@
 #include "HorizontalLoops.h"
 #include "InterleaveWorkItemLoops.h"
 #include "Launcher.h"
+#include "LockstepLoops.h"
 #include "LowerLocalAtomics.h"
 #include "LowerPrintf.h"
 #include "NormalizeBarriers.h"
@@ -55,6 +56,9 @@ void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
     MPM.addPass(WorkGroupFibersPass(Opts.LocalSize, Opts.Kernel, AllFibers,
                                     Opts.FallbackReason));
   MPM.addPass(WorkItemLoopsPass(Opts.LocalSize, Opts.Kernel));
+  // Splits the work-item loops both methods build; fibers have none.
+  if (lockstepLoopsEnabled() && Opts.Method != WorkGroupMethod::Fallback)
+    MPM.addPass(LockstepLoopsPass(Opts.LocalSize, Opts.Kernel));
   // After the work-item loops have tagged their accesses as parallel: the
   // plain accesses that replace __local atomics must stay untagged.
   MPM.addPass(createModuleToFunctionPassAdaptor(LowerLocalAtomicsPass()));
@@ -170,6 +174,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-workitem-loops") {
           MPM.addPass(WorkItemLoopsPass(Opts.LocalSize, Opts.Kernel));
+          return true;
+        }
+        if (Name == "weft-lockstep-loops") {
+          MPM.addPass(LockstepLoopsPass(Opts.LocalSize, Opts.Kernel));
           return true;
         }
         if (Name == "weft-launcher") {
