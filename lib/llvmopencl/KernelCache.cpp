@@ -210,6 +210,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   Field(horizontalLoopsEnabled() ? "horizontal" : "no-horizontal");
   Field(scalarizationEnabled() ? "scalarize" : "no-scalarize");
   Field(wideningEnabled() ? "widen" : "no-widen");
+  Field(prefetchEnabled() ? "prefetch" : "no-prefetch");
   Field(lockstepLoopsEnabled() ? "lockstep" : "no-lockstep");
   Field(workGroupMethodName(workGroupMethodFromEnvironment()));
   Field(Bitcode);

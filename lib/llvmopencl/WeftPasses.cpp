@@ -19,6 +19,7 @@
 #include "UniformityAnalysis.h"
 #include "VectorMathVariants.h"
 #include "WorkGroupFibers.h"
+#include "PrefetchWorkItemLoads.h"
 #include "WidenWorkItemLoops.h"
 #include "WorkItemLoops.h"
 
@@ -118,6 +119,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-scalarize-workitem-loops") {
           FPM.addPass(ScalarizeWorkItemLoopsPass());
+          return true;
+        }
+        if (Name == "weft-prefetch-workitem-loads") {
+          FPM.addPass(PrefetchWorkItemLoadsPass());
           return true;
         }
         if (Name == "weft-widen-workitem-loops") {
