@@ -13,6 +13,7 @@
 #include "KernelCache.h"
 #include "CompilerInternals.h"
 #include "HorizontalLoops.h"
+#include "VersionGroupGuards.h"
 #include "WeftPasses.h"
 
 #include "weft/debug.h"
@@ -207,6 +208,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
     Field(std::to_string(LocalSize[D]));
   Field(vectorizationDisabled() ? "no-vectorize" : "vectorize");
   Field(horizontalLoopsEnabled() ? "horizontal" : "no-horizontal");
+  Field(groupGuardVersioningEnabled() ? "guard-copies" : "no-guard-copies");
   Field(scalarizationEnabled() ? "scalarize" : "no-scalarize");
   Field(wideningEnabled() ? "widen" : "no-widen");
   Field(workGroupMethodName(workGroupMethodFromEnvironment()));

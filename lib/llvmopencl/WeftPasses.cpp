@@ -2,6 +2,7 @@
 
 #include "WeftPasses.h"
 #include "CheckParallelLoops.h"
+#include "DistributeIdExtensions.h"
 #include "FlattenKernels.h"
 #include "FoldLocalIdDivisions.h"
 #include "GroupWorkItemChains.h"
@@ -17,6 +18,7 @@
 #include "ScalarizeWorkItemLoops.h"
 #include "UniformityAnalysis.h"
 #include "VectorMathVariants.h"
+#include "VersionGroupGuards.h"
 #include "WorkGroupFibers.h"
 #include "WidenWorkItemLoops.h"
 #include "WorkItemLoops.h"
@@ -38,12 +40,17 @@ void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
   MPM.addPass(ResolveWorkItemFunctionsPass(Opts.Kernel));
   MPM.addPass(LowerPrintfPass(Opts.Kernel));
   MPM.addPass(PromotePrivateArraysPass(Opts.Kernel));
+  // Before the horizontal loops: the copy for whole groups has uniform
+  // loops where the guarded original has divergent ones.
+  if (Opts.Method != WorkGroupMethod::Fallback)
+    MPM.addPass(VersionGroupGuardsPass(Opts.LocalSize, Opts.Kernel));
   // Implicit barriers only help the region method; fibers would switch at
   // each one.
   if (horizontalLoopsEnabled() && Opts.Method != WorkGroupMethod::Fallback)
     MPM.addPass(HorizontalLoopsPass(Opts.LocalSize, Opts.Kernel));
   MPM.addPass(NormalizeBarriersPass(Opts.Kernel));
   MPM.addPass(FoldLocalIdDivisionsPass(Opts.LocalSize, Opts.Kernel));
+  MPM.addPass(DistributeIdExtensionsPass(Opts.LocalSize, Opts.Kernel));
   bool AllFibers = Opts.Method == WorkGroupMethod::Fallback;
   if (!AllFibers)
     MPM.addPass(ParallelRegionsPass(Opts.LocalSize, Opts.Kernel));
@@ -141,6 +148,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
           MPM.addPass(PromotePrivateArraysPass(Opts.Kernel));
           return true;
         }
+        if (Name == "weft-version-group-guards") {
+          MPM.addPass(VersionGroupGuardsPass(Opts.LocalSize, Opts.Kernel));
+          return true;
+        }
         if (Name == "weft-horizontal-loops") {
           MPM.addPass(HorizontalLoopsPass(Opts.LocalSize, Opts.Kernel));
           return true;
@@ -151,6 +162,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-fold-local-id-divisions") {
           MPM.addPass(FoldLocalIdDivisionsPass(Opts.LocalSize, Opts.Kernel));
+          return true;
+        }
+        if (Name == "weft-distribute-id-extensions") {
+          MPM.addPass(DistributeIdExtensionsPass(Opts.LocalSize, Opts.Kernel));
           return true;
         }
         if (Name == "weft-parallel-regions") {
