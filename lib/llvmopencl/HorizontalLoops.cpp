@@ -397,6 +397,7 @@ unsigned collectUniformBranchBarriers(Function &F, LoopInfo &LI,
                                       SetVector<BasicBlock *> &BarrierBlocks) {
   if (BarrierBlocks.empty() && !hasBarrier(F))
     return 0;
+  if (getenv("WEFT_X_NOBRANCH")) return 0; // TEMP
   PostDominatorTree PDT(F);
   SmallVector<BasicBlock *, 8> Branches;
   for (BasicBlock &BB : F) {
@@ -448,7 +449,9 @@ PreservedAnalyses HorizontalLoopsPass::run(Module &M,
   for (Function &F : M) {
     if (!isWorkItemFunctionOf(F, Kernel) || F.arg_size() < 4)
       continue;
-    if (FAM.getResult<LoopAnalysis>(F).empty())
+    // Loops to choose, or barriers whose regions uniform branches may
+    // split (collectUniformBranchBarriers).
+    if (FAM.getResult<LoopAnalysis>(F).empty() && !hasBarrier(F))
       continue;
     // A kernel the region method will decline goes to the fallback method,
     // for which implicit barriers are only cost.

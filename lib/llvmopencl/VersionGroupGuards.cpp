@@ -36,8 +36,10 @@
 // arithmetic without wrap flags) and no trap.
 //
 // Where it pays: the guard's block is not divergent (so all(c) sends the
-// whole group one way), and the guarded code holds a loop or a barrier
-// (straight-line code is if-converted by the vectorizer anyway). A budget
+// whole group one way), and the guarded code holds a barrier or a loop with
+// more than a few constant trips. Straight code (and small loops, which are
+// unrolled) stays in the work-item loop, where the vectorizer if-converts
+// the test of the whole group like any branch and would run both copies. A budget
 // bounds the copies per function and their size.
 //
 //===----------------------------------------------------------------------===//
@@ -52,8 +54,11 @@
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
@@ -97,6 +102,8 @@ constexpr unsigned MaxBaseBits = 120;
 /// Copies made in one function, and instructions copied in all.
 constexpr unsigned MaxVersions = 4;
 constexpr unsigned MaxCopiedInstructions = 20000;
+/// Loops of up to this many constant trips are left to unrolling.
+constexpr unsigned MaxUnrolledTrips = 32;
 /// Instructions an `&&` chain's second block may hold to be merged.
 constexpr unsigned MaxChainInstructions = 16;
 
@@ -432,14 +439,14 @@ BranchInst *mergeChainedGuard(BranchInst &BI, bool Want) {
   return New;
 }
 
-/// The blocks a branch in BB controls: reachable from its successors
-/// without passing Join, BB's immediate post-dominator (or all reachable
-/// ones when there is none).
-SmallVector<BasicBlock *, 32> controlledBlocks(BasicBlock *BB,
-                                               BasicBlock *Join) {
+/// The blocks the copy holds: reachable from Taken without passing Join,
+/// the guard's immediate post-dominator (all reachable ones when there is
+/// none).
+SmallVector<BasicBlock *, 32> guardedBlocks(BasicBlock *Taken,
+                                            BasicBlock *Join) {
   SmallVector<BasicBlock *, 32> Region;
   SmallPtrSet<BasicBlock *, 32> Seen;
-  SmallVector<BasicBlock *, 16> Stack(succ_begin(BB), succ_end(BB));
+  SmallVector<BasicBlock *, 16> Stack = {Taken};
   while (!Stack.empty()) {
     BasicBlock *B = Stack.pop_back_val();
     if (B == Join || !Seen.insert(B).second)
@@ -450,11 +457,24 @@ SmallVector<BasicBlock *, 32> controlledBlocks(BasicBlock *BB,
   return Region;
 }
 
-/// Whether a copy of Region pays: it holds a loop or a barrier.
-bool worthCopying(ArrayRef<BasicBlock *> Region, const LoopInfo &LI) {
+/// BB's immediate post-dominator, or null.
+BasicBlock *joinOf(BasicBlock *BB, const PostDominatorTree &PDT) {
+  const DomTreeNode *Node = PDT.getNode(BB);
+  return Node && Node->getIDom() ? Node->getIDom()->getBlock() : nullptr;
+}
+
+/// Whether a copy of Region pays: it holds a barrier, or a loop whose trips
+/// are not a small constant (those are unrolled, and the copy of straight
+/// code in a work-item loop is only if-converted along with the original:
+/// both would run).
+bool worthCopying(ArrayRef<BasicBlock *> Region, LoopInfo &LI,
+                  ScalarEvolution &SE) {
   for (BasicBlock *B : Region) {
-    if (LI.isLoopHeader(B))
-      return true;
+    if (LI.isLoopHeader(B)) {
+      unsigned Trips = SE.getSmallConstantTripCount(LI.getLoopFor(B));
+      if (!Trips || Trips > MaxUnrolledTrips)
+        return true;
+    }
     for (Instruction &I : *B)
       if (isBarrierCall(I))
         return true;
@@ -591,9 +611,13 @@ bool versionOneGuard(Function &F, FunctionAnalysisManager &FAM,
         UI.isUniform(BI->getCondition()) || UI.isDivergent(BB) ||
         BI->getSuccessor(0) == BI->getSuccessor(1))
       continue;
+    // The side to copy: where the guard sends every work-item of the
+    // group, and not straight to the join (nothing to copy).
+    BasicBlock *FirstJoin = joinOf(BB, PostDominatorTree(F));
     std::optional<bool> Want;
     for (bool W : {true, false})
-      if (canTestWholeGroup(F, UI, LocalSize, *BI, W)) {
+      if (BI->getSuccessor(W ? 0 : 1) != FirstJoin &&
+          canTestWholeGroup(F, UI, LocalSize, *BI, W)) {
         Want = W;
         break;
       }
@@ -605,15 +629,16 @@ bool versionOneGuard(Function &F, FunctionAnalysisManager &FAM,
         mergeGuardChain(F, UI, LocalSize, BI, *Want);
     bool Changed = Merged != BI;
     Tried.insert(Merged);
-    PostDominatorTree PDT(F);
-    const DomTreeNode *Node = PDT.getNode(BB);
-    BasicBlock *Join =
-        Node && Node->getIDom() ? Node->getIDom()->getBlock() : nullptr;
-    SmallVector<BasicBlock *, 32> Region = controlledBlocks(BB, Join);
+    BasicBlock *Join = joinOf(BB, PostDominatorTree(F));
+    BasicBlock *Taken = Merged->getSuccessor(MergedWant ? 0 : 1);
+    SmallVector<BasicBlock *, 32> Region = guardedBlocks(Taken, Join);
     DominatorTree DT(F);
     LoopInfo LI(DT);
+    ScalarEvolution SE(F, FAM.getResult<TargetLibraryAnalysis>(F),
+                       FAM.getResult<AssumptionAnalysis>(F), DT, LI);
     unsigned Size = countInstructions(Region);
-    if (is_contained(Region, BB) || !worthCopying(Region, LI) ||
+    if (Taken == Join || is_contained(Region, BB) ||
+        !worthCopying(Region, LI, SE) ||
         Copied + Size > MaxCopiedInstructions) {
       if (Changed)
         return true;
