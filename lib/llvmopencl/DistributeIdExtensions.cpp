@@ -213,7 +213,6 @@ unsigned distributeExtensions(Function &F,
 
 PreservedAnalyses DistributeIdExtensionsPass::run(Module &M,
                                                   ModuleAnalysisManager &) {
-  if (getenv("WEFT_X_NODIST")) return PreservedAnalyses::all(); // TEMP
   for (uint64_t L : LocalSize)
     if (L == 0 || L > MaxLocalSize)
       return PreservedAnalyses::all();

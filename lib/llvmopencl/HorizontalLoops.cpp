@@ -397,7 +397,6 @@ unsigned collectUniformBranchBarriers(Function &F, LoopInfo &LI,
                                       SetVector<BasicBlock *> &BarrierBlocks) {
   if (BarrierBlocks.empty() && !hasBarrier(F))
     return 0;
-  if (getenv("WEFT_X_NOBRANCH")) return 0; // TEMP
   PostDominatorTree PDT(F);
   SmallVector<BasicBlock *, 8> Branches;
   for (BasicBlock &BB : F) {

@@ -15,6 +15,7 @@
 #include "ParallelRegions.h"
 #include "PromotePrivateArrays.h"
 #include "ResolveWorkItemFunctions.h"
+#include "RollWorkItemLoops.h"
 #include "ScalarizeWorkItemLoops.h"
 #include "UniformityAnalysis.h"
 #include "VectorMathVariants.h"
@@ -61,6 +62,8 @@ void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
     MPM.addPass(WorkGroupFibersPass(Opts.LocalSize, Opts.Kernel, AllFibers,
                                     Opts.FallbackReason));
   MPM.addPass(WorkItemLoopsPass(Opts.LocalSize, Opts.Kernel));
+  // Before O3's full unrolling takes the short x loops whole.
+  MPM.addPass(createModuleToFunctionPassAdaptor(RollWorkItemLoopsPass()));
   // After the work-item loops have tagged their accesses as parallel: the
   // plain accesses that replace __local atomics must stay untagged.
   MPM.addPass(createModuleToFunctionPassAdaptor(LowerLocalAtomicsPass()));
@@ -113,6 +116,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-lower-local-atomics") {
           FPM.addPass(LowerLocalAtomicsPass());
+          return true;
+        }
+        if (Name == "weft-roll-workitem-loops") {
+          FPM.addPass(RollWorkItemLoopsPass());
           return true;
         }
         if (Name == "weft-interleave-workitem-loops") {
