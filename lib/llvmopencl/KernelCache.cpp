@@ -13,6 +13,7 @@
 #include "KernelCache.h"
 #include "CompilerInternals.h"
 #include "HorizontalLoops.h"
+#include "LockstepLoops.h"
 #include "VersionGroupGuards.h"
 #include "WeftPasses.h"
 
@@ -211,6 +212,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   Field(groupGuardVersioningEnabled() ? "guard-copies" : "no-guard-copies");
   Field(scalarizationEnabled() ? "scalarize" : "no-scalarize");
   Field(wideningEnabled() ? "widen" : "no-widen");
+  Field(lockstepLoopsEnabled() ? "lockstep" : "no-lockstep");
   Field(workGroupMethodName(workGroupMethodFromEnvironment()));
   Field(Bitcode);
   return Hash.final();

@@ -9,6 +9,7 @@
 #include "HorizontalLoops.h"
 #include "InterleaveWorkItemLoops.h"
 #include "Launcher.h"
+#include "LockstepLoops.h"
 #include "LowerLocalAtomics.h"
 #include "LowerPrintf.h"
 #include "NormalizeBarriers.h"
@@ -62,6 +63,9 @@ void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
     MPM.addPass(WorkGroupFibersPass(Opts.LocalSize, Opts.Kernel, AllFibers,
                                     Opts.FallbackReason));
   MPM.addPass(WorkItemLoopsPass(Opts.LocalSize, Opts.Kernel));
+  // Splits the work-item loops both methods build; fibers have none.
+  if (lockstepLoopsEnabled() && Opts.Method != WorkGroupMethod::Fallback)
+    MPM.addPass(LockstepLoopsPass(Opts.LocalSize, Opts.Kernel));
   // Before O3's full unrolling takes the short x loops whole.
   MPM.addPass(createModuleToFunctionPassAdaptor(RollWorkItemLoopsPass()));
   // After the work-item loops have tagged their accesses as parallel: the
@@ -187,6 +191,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-workitem-loops") {
           MPM.addPass(WorkItemLoopsPass(Opts.LocalSize, Opts.Kernel));
+          return true;
+        }
+        if (Name == "weft-lockstep-loops") {
+          MPM.addPass(LockstepLoopsPass(Opts.LocalSize, Opts.Kernel));
           return true;
         }
         if (Name == "weft-launcher") {
