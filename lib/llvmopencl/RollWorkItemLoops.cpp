@@ -58,11 +58,27 @@ bool innermostOnceUnrolled(Loop *L, ScalarEvolution &SE) {
   return true;
 }
 
+/// Whether some loop of F is marked as a work-item loop: a cheap look at
+/// the latches before any analysis (most functions of the module are
+/// library code).
+bool hasWorkItemLoop(Function &F) {
+  for (BasicBlock &BB : F)
+    if (MDNode *ID = BB.getTerminator()->getMetadata(LLVMContext::MD_loop))
+      for (const MDOperand &Op : drop_begin(ID->operands()))
+        if (auto *Prop = dyn_cast<MDNode>(Op.get());
+            Prop && Prop->getNumOperands() &&
+            isa<MDString>(Prop->getOperand(0)) &&
+            cast<MDString>(Prop->getOperand(0))->getString() ==
+                "llvm.loop.parallel_accesses")
+          return true;
+  return false;
+}
+
 } // namespace
 
 PreservedAnalyses RollWorkItemLoopsPass::run(Function &F,
                                              FunctionAnalysisManager &FAM) {
-  if (F.isDeclaration())
+  if (F.isDeclaration() || !hasWorkItemLoop(F))
     return PreservedAnalyses::all();
   // ParallelRegions leaves the kernel's own loop counters in memory; SROA
   // (which O3 starts with anyway) gives SCEV their trip counts.
