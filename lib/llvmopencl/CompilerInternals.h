@@ -64,6 +64,11 @@ bool scalarizationEnabled();
 /// cache key.
 bool wideningEnabled();
 
+/// False under WEFT_PREFETCH=0: no prefetch of the next trip's global loads
+/// before work-item loops in kernel loops (PrefetchWorkItemLoads.cpp). Part
+/// of the kernel cache key.
+bool prefetchEnabled();
+
 /// Fills K.PrivateMemSize and K.MaxWorkGroupSize by putting a copy of M
 /// (builtins linked) through the work-group passes for K.
 void describeKernelMemory(const llvm::Module &M, KernelDesc &K);

@@ -212,6 +212,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   Field(groupGuardVersioningEnabled() ? "guard-copies" : "no-guard-copies");
   Field(scalarizationEnabled() ? "scalarize" : "no-scalarize");
   Field(wideningEnabled() ? "widen" : "no-widen");
+  Field(prefetchEnabled() ? "prefetch" : "no-prefetch");
   Field(lockstepLoopsEnabled() ? "lockstep" : "no-lockstep");
   Field(workGroupMethodName(workGroupMethodFromEnvironment()));
   Field(Bitcode);

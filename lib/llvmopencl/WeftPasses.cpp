@@ -22,6 +22,7 @@
 #include "VectorMathVariants.h"
 #include "VersionGroupGuards.h"
 #include "WorkGroupFibers.h"
+#include "PrefetchWorkItemLoads.h"
 #include "WidenWorkItemLoops.h"
 #include "WorkItemLoops.h"
 
@@ -132,6 +133,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-scalarize-workitem-loops") {
           FPM.addPass(ScalarizeWorkItemLoopsPass());
+          return true;
+        }
+        if (Name == "weft-prefetch-workitem-loads") {
+          FPM.addPass(PrefetchWorkItemLoadsPass());
           return true;
         }
         if (Name == "weft-widen-workitem-loops") {

@@ -31,6 +31,7 @@
 #include "ScalarizeWorkItemLoops.h"
 #include "VectorMathVariants.h"
 #include "WeftPasses.h"
+#include "PrefetchWorkItemLoads.h"
 #include "WidenWorkItemLoops.h"
 
 #include "weft/debug.h"
@@ -178,6 +179,11 @@ bool scalarizationEnabled() {
 
 bool wideningEnabled() {
   const char *V = getenv("WEFT_WIDEN");
+  return !V || strcmp(V, "0") != 0;
+}
+
+bool prefetchEnabled() {
+  const char *V = getenv("WEFT_PREFETCH");
   return !V || strcmp(V, "0") != 0;
 }
 
@@ -402,8 +408,10 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
              "vectorization for '%s'", Opts.Kernel.c_str());
   }
   PassBuilder PB(&TM, Tuning, std::nullopt, Debug ? &PIC : nullptr);
-  // Right before loop-vectorize: the work-item loops keep their parallel
-  // annotation only where no work-item reloads what it stored; then
+  // Right before loop-vectorize: global loads of work-item loops in kernel
+  // loops prefetched one trip ahead (WEFT_PREFETCH=0 does not), the
+  // work-item loops keep their parallel annotation only where no
+  // work-item reloads what it stored; then
   // work-item loops over explicit vectors that stream them through memory
   // widened across work-items (WEFT_WIDEN=0 does not), the explicit
   // vectors of the others split (WEFT_SCALARIZE=0 keeps them), many independent chains laid out a few at a time, and long
@@ -411,6 +419,8 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
   PB.registerVectorizerStartEPCallback(
       [Vectorize = Tuning.LoopVectorization](FunctionPassManager &FPM,
                                              OptimizationLevel) {
+        if (prefetchEnabled())
+          FPM.addPass(PrefetchWorkItemLoadsPass());
         FPM.addPass(CheckParallelLoopsPass());
         if (!Vectorize)
           return;
