@@ -100,7 +100,9 @@ exit:
 
 ; The rows do not move with the kernel loop, the row index is loaded in the
 ; work-item loop (its value on the next trip is unknown), the work-item
-; loop's trip count is not a constant: no prefetch.
+; loop's trip count is not a constant, the work-item loop streams global
+; memory without a copy into local memory (the hardware prefetchers follow
+; a stream; nothing else in the trip would hide the prefetch): no prefetch.
 ; CHECK-LABEL: define void @no_prefetch(
 ; CHECK-NOT: @llvm.prefetch
 ; CHECK: ret void
@@ -142,7 +144,22 @@ x2.loop:
   store float %m, ptr addrspace(3) %dst2, align 4, !llvm.access.group !1
   %x2.next = add nuw nsw i64 %x2, 1
   %x2.done = icmp eq i64 %x2.next, %n
-  br i1 %x2.done, label %klatch, label %x2.loop, !llvm.loop !5
+  br i1 %x2.done, label %x3.ph, label %x2.loop, !llvm.loop !5
+
+x3.ph:
+  br label %x3.loop
+
+x3.loop:
+  %x3 = phi i64 [ 0, %x3.ph ], [ %x3.next, %x3.loop ]
+  %k64b = sext i32 %kwg to i64
+  %kx3 = add nsw i64 %k64b, %x3
+  %stream = getelementptr inbounds float, ptr addrspace(1) %a, i64 %kx3
+  %sv = load float, ptr addrspace(1) %stream, align 4, !llvm.access.group !1
+  %out = getelementptr inbounds float, ptr addrspace(1) %rows, i64 %kx3
+  store float %sv, ptr addrspace(1) %out, align 4, !llvm.access.group !1
+  %x3.next = add nuw nsw i64 %x3, 1
+  %x3.done = icmp eq i64 %x3.next, 8
+  br i1 %x3.done, label %klatch, label %x3.loop, !llvm.loop !6
 
 klatch:
   call void @barrier()
@@ -161,3 +178,4 @@ declare void @barrier()
 !3 = !{!"llvm.loop.parallel_accesses", !1}
 !4 = distinct !{!4, !3}
 !5 = distinct !{!5, !3}
+!6 = distinct !{!6, !3}
