@@ -74,6 +74,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Instructions.h"
@@ -349,6 +350,90 @@ void collectBarrierBlocks(Loop *L, const UniformityInfo &UI,
       Blocks.insert(Exit);
 }
 
+/// Uniform branches given implicit barriers in one function, at most.
+constexpr unsigned MaxUniformBranches = 8;
+
+/// The blocks a branch in BB controls: reachable from its successors
+/// without passing Join.
+SmallPtrSet<BasicBlock *, 16> controlledBlocks(BasicBlock *BB,
+                                               BasicBlock *Join) {
+  SmallPtrSet<BasicBlock *, 16> Region;
+  SmallVector<BasicBlock *, 16> Stack(succ_begin(BB), succ_end(BB));
+  while (!Stack.empty()) {
+    BasicBlock *B = Stack.pop_back_val();
+    if (B == Join || !Region.insert(B).second)
+      continue;
+    Stack.append(succ_begin(B), succ_end(B));
+  }
+  return Region;
+}
+
+/// Whether every loop around BB holds a barrier, explicit or implicit:
+/// there a barrier more adds a region, not a horizontal loop.
+bool loopsAroundHaveBarriers(BasicBlock *BB, LoopInfo &LI,
+                             const SetVector<BasicBlock *> &BarrierBlocks) {
+  for (Loop *L = LI.getLoopFor(BB); L; L = L->getParentLoop())
+    if (none_of(L->blocks(), [&](BasicBlock *B) {
+          return BarrierBlocks.count(B) ||
+                 any_of(*B, [](Instruction &I) { return isBarrierCall(I); });
+        }))
+      return false;
+  return true;
+}
+
+/// Implicit barriers for uniform branches in a kernel that has regions
+/// anyway: at the top of both successors and of the join. Inside one
+/// work-item loop such a branch (CLBlast's `if (a_ld % 2 == 0) vector
+/// copy else scalar copy`) is if-converted by the vectorizer: both arms'
+/// loads and stores become masked, gathers and scatters. Split, each arm
+/// is a work-item loop of its own, unconditional. Only arms that store
+/// (a branch between two loads, a ternary, stays: it is a select once
+/// if-converted) and hold no barrier; the branch's block is not divergent (so
+/// every work-item reaches the barriers equally often) and every loop
+/// around it holds a barrier already (else the barriers would make that
+/// loop horizontal, which LoopChooser decides).
+unsigned collectUniformBranchBarriers(Function &F, LoopInfo &LI,
+                                      const UniformityInfo &UI,
+                                      SetVector<BasicBlock *> &BarrierBlocks) {
+  if (BarrierBlocks.empty() && !hasBarrier(F))
+    return 0;
+  PostDominatorTree PDT(F);
+  SmallVector<BasicBlock *, 8> Branches;
+  for (BasicBlock &BB : F) {
+    auto *BI = dyn_cast<BranchInst>(BB.getTerminator());
+    if (!BI || !BI->isConditional() || UI.isVarying(BI->getCondition()) ||
+        UI.isDivergent(&BB) || BI->getSuccessor(0) == BI->getSuccessor(1) ||
+        !loopsAroundHaveBarriers(&BB, LI, BarrierBlocks))
+      continue;
+    const DomTreeNode *Node = PDT.getNode(&BB);
+    if (!Node || !Node->getIDom() || !Node->getIDom()->getBlock())
+      continue;
+    BasicBlock *Join = Node->getIDom()->getBlock();
+    SmallPtrSet<BasicBlock *, 16> Region = controlledBlocks(&BB, Join);
+    bool Memory = false, Barrier = false;
+    for (BasicBlock *B : Region)
+      for (Instruction &I : *B) {
+        Barrier |= isBarrierCall(I);
+        Memory |= isa<StoreInst>(I);
+      }
+    if (Region.count(&BB) || Barrier || !Memory ||
+        any_of(successors(&BB), [](BasicBlock *S) { return S->isEHPad(); }) ||
+        Join->isEHPad())
+      continue;
+    Branches.push_back(&BB);
+    if (Branches.size() == MaxUniformBranches)
+      break;
+  }
+  for (BasicBlock *BB : Branches) {
+    for (BasicBlock *Succ : successors(BB))
+      BarrierBlocks.insert(Succ);
+    BarrierBlocks.insert(PDT.getNode(BB)->getIDom()->getBlock());
+    WEFT_LOG(DebugCompile, "%s: uniform branch in %s: implicit barriers in "
+             "its arms", F.getName().str().c_str(), BB->getName().str().c_str());
+  }
+  return Branches.size();
+}
+
 } // namespace
 
 PreservedAnalyses HorizontalLoopsPass::run(Module &M,
@@ -363,7 +448,9 @@ PreservedAnalyses HorizontalLoopsPass::run(Module &M,
   for (Function &F : M) {
     if (!isWorkItemFunctionOf(F, Kernel) || F.arg_size() < 4)
       continue;
-    if (FAM.getResult<LoopAnalysis>(F).empty())
+    // Loops to choose, or barriers whose regions uniform branches may
+    // split (collectUniformBranchBarriers).
+    if (FAM.getResult<LoopAnalysis>(F).empty() && !hasBarrier(F))
       continue;
     // A kernel the region method will decline goes to the fallback method,
     // for which implicit barriers are only cost.
@@ -384,11 +471,13 @@ PreservedAnalyses HorizontalLoopsPass::run(Module &M,
     const UniformityInfo &UI = FAM.getResult<UniformityAnalysis>(F);
     LoopChooser Chooser(F, LI, SE, UI);
     SmallVector<Loop *, 8> Chosen = Chooser.choose();
-    if (Chosen.empty() && !Chooser.fullyUnrolled())
-      continue;
     SetVector<BasicBlock *> BarrierBlocks;
     for (Loop *L : Chosen)
       collectBarrierBlocks(L, UI, BarrierBlocks);
+    unsigned Branches =
+        collectUniformBranchBarriers(F, LI, UI, BarrierBlocks);
+    if (Chosen.empty() && !Chooser.fullyUnrolled() && !Branches)
+      continue;
     // The loop vectorizer widens scalars only: a float4 accumulator would
     // keep the work-item loop of the body scalar. Split into four floats,
     // each gets a context array of its own, consecutive in the work-items,
@@ -405,10 +494,10 @@ PreservedAnalyses HorizontalLoopsPass::run(Module &M,
       CallInst::Create(Marker, "", BB->getFirstInsertionPt());
     WEFT_LOG(DebugCompile,
              "kernel '%s': horizontal inner-loop parallelization of %zu "
-             "loops, %zu implicit barriers, %u loops fully unrolled instead, "
-             "vectors scalarized",
+             "loops and %u uniform branches, %zu implicit barriers, %u loops "
+             "fully unrolled instead, vectors scalarized",
              derivedFrom(F, WorkItemAttr).str().c_str(), Chosen.size(),
-             BarrierBlocks.size(), Chooser.fullyUnrolled());
+             Branches, BarrierBlocks.size(), Chooser.fullyUnrolled());
     FAM.invalidate(F, PreservedAnalyses::none());
     assert(!verifyFunction(F, &errs()) && "HorizontalLoops broke the IR");
   }

@@ -14,6 +14,7 @@
 #include "CompilerInternals.h"
 #include "HorizontalLoops.h"
 #include "LockstepLoops.h"
+#include "VersionGroupGuards.h"
 #include "WeftPasses.h"
 
 #include "weft/debug.h"
@@ -208,6 +209,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
     Field(std::to_string(LocalSize[D]));
   Field(vectorizationDisabled() ? "no-vectorize" : "vectorize");
   Field(horizontalLoopsEnabled() ? "horizontal" : "no-horizontal");
+  Field(groupGuardVersioningEnabled() ? "guard-copies" : "no-guard-copies");
   Field(scalarizationEnabled() ? "scalarize" : "no-scalarize");
   Field(wideningEnabled() ? "widen" : "no-widen");
   Field(prefetchEnabled() ? "prefetch" : "no-prefetch");

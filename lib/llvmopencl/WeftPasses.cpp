@@ -2,6 +2,7 @@
 
 #include "WeftPasses.h"
 #include "CheckParallelLoops.h"
+#include "DistributeIdExtensions.h"
 #include "FlattenKernels.h"
 #include "FoldLocalIdDivisions.h"
 #include "GroupWorkItemChains.h"
@@ -15,9 +16,11 @@
 #include "ParallelRegions.h"
 #include "PromotePrivateArrays.h"
 #include "ResolveWorkItemFunctions.h"
+#include "RollWorkItemLoops.h"
 #include "ScalarizeWorkItemLoops.h"
 #include "UniformityAnalysis.h"
 #include "VectorMathVariants.h"
+#include "VersionGroupGuards.h"
 #include "WorkGroupFibers.h"
 #include "PrefetchWorkItemLoads.h"
 #include "WidenWorkItemLoops.h"
@@ -40,12 +43,17 @@ void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
   MPM.addPass(ResolveWorkItemFunctionsPass(Opts.Kernel));
   MPM.addPass(LowerPrintfPass(Opts.Kernel));
   MPM.addPass(PromotePrivateArraysPass(Opts.Kernel));
+  // Before the horizontal loops: the copy for whole groups has uniform
+  // loops where the guarded original has divergent ones.
+  if (Opts.Method != WorkGroupMethod::Fallback)
+    MPM.addPass(VersionGroupGuardsPass(Opts.LocalSize, Opts.Kernel));
   // Implicit barriers only help the region method; fibers would switch at
   // each one.
   if (horizontalLoopsEnabled() && Opts.Method != WorkGroupMethod::Fallback)
     MPM.addPass(HorizontalLoopsPass(Opts.LocalSize, Opts.Kernel));
   MPM.addPass(NormalizeBarriersPass(Opts.Kernel));
   MPM.addPass(FoldLocalIdDivisionsPass(Opts.LocalSize, Opts.Kernel));
+  MPM.addPass(DistributeIdExtensionsPass(Opts.LocalSize, Opts.Kernel));
   bool AllFibers = Opts.Method == WorkGroupMethod::Fallback;
   if (!AllFibers)
     MPM.addPass(ParallelRegionsPass(Opts.LocalSize, Opts.Kernel));
@@ -59,6 +67,8 @@ void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
   // Splits the work-item loops both methods build; fibers have none.
   if (lockstepLoopsEnabled() && Opts.Method != WorkGroupMethod::Fallback)
     MPM.addPass(LockstepLoopsPass(Opts.LocalSize, Opts.Kernel));
+  // Before O3's full unrolling takes the short x loops whole.
+  MPM.addPass(createModuleToFunctionPassAdaptor(RollWorkItemLoopsPass()));
   // After the work-item loops have tagged their accesses as parallel: the
   // plain accesses that replace __local atomics must stay untagged.
   MPM.addPass(createModuleToFunctionPassAdaptor(LowerLocalAtomicsPass()));
@@ -113,6 +123,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
           FPM.addPass(LowerLocalAtomicsPass());
           return true;
         }
+        if (Name == "weft-roll-workitem-loops") {
+          FPM.addPass(RollWorkItemLoopsPass());
+          return true;
+        }
         if (Name == "weft-interleave-workitem-loops") {
           FPM.addPass(InterleaveWorkItemLoopsPass());
           return true;
@@ -150,6 +164,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
           MPM.addPass(PromotePrivateArraysPass(Opts.Kernel));
           return true;
         }
+        if (Name == "weft-version-group-guards") {
+          MPM.addPass(VersionGroupGuardsPass(Opts.LocalSize, Opts.Kernel));
+          return true;
+        }
         if (Name == "weft-horizontal-loops") {
           MPM.addPass(HorizontalLoopsPass(Opts.LocalSize, Opts.Kernel));
           return true;
@@ -160,6 +178,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-fold-local-id-divisions") {
           MPM.addPass(FoldLocalIdDivisionsPass(Opts.LocalSize, Opts.Kernel));
+          return true;
+        }
+        if (Name == "weft-distribute-id-extensions") {
+          MPM.addPass(DistributeIdExtensionsPass(Opts.LocalSize, Opts.Kernel));
           return true;
         }
         if (Name == "weft-parallel-regions") {
