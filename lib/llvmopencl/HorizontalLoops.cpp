@@ -97,10 +97,7 @@ using namespace llvm;
 
 namespace weft {
 
-bool horizontalLoopsEnabled() {
-  const char *V = getenv("WEFT_HORIZONTAL");
-  return !V || strcmp(V, "0") != 0;
-}
+bool horizontalLoopsEnabled() { return switchEnabled("WEFT_HORIZONTAL"); }
 
 namespace {
 

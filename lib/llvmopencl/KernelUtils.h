@@ -18,9 +18,19 @@
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Function.h"
 
+#include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace weft {
+
+/// Whether the compiler switch in environment variable Name is on: it is
+/// unless set to "0" (WEFT_HORIZONTAL, WEFT_LOCKSTEP, ...; each is a kernel
+/// cache key field).
+inline bool switchEnabled(const char *Name) {
+  const char *V = getenv(Name);
+  return !V || strcmp(V, "0") != 0;
+}
 
 inline constexpr const char *WorkItemAttr = "weft-workitem-of";
 inline constexpr const char *WorkGroupAttr = "weft-workgroup-of";

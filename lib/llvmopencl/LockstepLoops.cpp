@@ -85,10 +85,7 @@ using namespace llvm;
 
 namespace weft {
 
-bool lockstepLoopsEnabled() {
-  const char *V = getenv("WEFT_LOCKSTEP");
-  return !V || strcmp(V, "0") != 0;
-}
+bool lockstepLoopsEnabled() { return switchEnabled("WEFT_LOCKSTEP"); }
 
 namespace {
 

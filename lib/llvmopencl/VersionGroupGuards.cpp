@@ -85,8 +85,7 @@ using namespace llvm::PatternMatch;
 namespace weft {
 
 bool groupGuardVersioningEnabled() {
-  const char *V = getenv("WEFT_VERSION_GUARDS");
-  return !V || strcmp(V, "0") != 0;
+  return switchEnabled("WEFT_VERSION_GUARDS");
 }
 
 namespace {

@@ -173,20 +173,11 @@ bool vectorizationDisabled() {
   return V && *V && strcmp(V, "0") != 0;
 }
 
-bool scalarizationEnabled() {
-  const char *V = getenv("WEFT_SCALARIZE");
-  return !V || strcmp(V, "0") != 0;
-}
+bool scalarizationEnabled() { return switchEnabled("WEFT_SCALARIZE"); }
 
-bool wideningEnabled() {
-  const char *V = getenv("WEFT_WIDEN");
-  return !V || strcmp(V, "0") != 0;
-}
+bool wideningEnabled() { return switchEnabled("WEFT_WIDEN"); }
 
-bool prefetchEnabled() {
-  const char *V = getenv("WEFT_PREFETCH");
-  return !V || strcmp(V, "0") != 0;
-}
+bool prefetchEnabled() { return switchEnabled("WEFT_PREFETCH"); }
 
 namespace {
 
