@@ -69,6 +69,11 @@ bool wideningEnabled();
 /// of the kernel cache key.
 bool prefetchEnabled();
 
+/// False under WEFT_VERSION_GATHERS=0: gathers and scatters get no vector
+/// access for consecutive lanes (VersionGathers.cpp). Part of the kernel
+/// cache key.
+bool gatherVersioningEnabled();
+
 /// Fills K.PrivateMemSize and K.MaxWorkGroupSize by putting a copy of M
 /// (builtins linked) through the work-group passes for K.
 void describeKernelMemory(const llvm::Module &M, KernelDesc &K);

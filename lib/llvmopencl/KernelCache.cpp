@@ -213,6 +213,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   Field(scalarizationEnabled() ? "scalarize" : "no-scalarize");
   Field(wideningEnabled() ? "widen" : "no-widen");
   Field(prefetchEnabled() ? "prefetch" : "no-prefetch");
+  Field(gatherVersioningEnabled() ? "gather-versions" : "no-gather-versions");
   Field(lockstepLoopsEnabled() ? "lockstep" : "no-lockstep");
   Field(workGroupMethodName(workGroupMethodFromEnvironment()));
   Field(Bitcode);

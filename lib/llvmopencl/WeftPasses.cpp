@@ -14,16 +14,17 @@
 #include "LowerPrintf.h"
 #include "NormalizeBarriers.h"
 #include "ParallelRegions.h"
+#include "PrefetchWorkItemLoads.h"
 #include "PromotePrivateArrays.h"
 #include "ResolveWorkItemFunctions.h"
 #include "RollWorkItemLoops.h"
 #include "ScalarizeWorkItemLoops.h"
 #include "UniformityAnalysis.h"
 #include "VectorMathVariants.h"
+#include "VersionGathers.h"
 #include "VersionGroupGuards.h"
-#include "WorkGroupFibers.h"
-#include "PrefetchWorkItemLoads.h"
 #include "WidenWorkItemLoops.h"
+#include "WorkGroupFibers.h"
 #include "WorkItemLoops.h"
 
 #include "weft/debug.h"
@@ -141,6 +142,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-widen-workitem-loops") {
           FPM.addPass(WidenWorkItemLoopsPass());
+          return true;
+        }
+        if (Name == "weft-version-gathers") {
+          FPM.addPass(VersionGathersPass());
           return true;
         }
         return false;

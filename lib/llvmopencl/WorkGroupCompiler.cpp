@@ -29,10 +29,11 @@
 #include "LowerPrintf.h"
 #include "ParallelRegions.h"
 #include "PerfMap.h"
+#include "PrefetchWorkItemLoads.h"
 #include "ScalarizeWorkItemLoops.h"
 #include "VectorMathVariants.h"
+#include "VersionGathers.h"
 #include "WeftPasses.h"
-#include "PrefetchWorkItemLoads.h"
 #include "WidenWorkItemLoops.h"
 
 #include "weft/debug.h"
@@ -178,6 +179,8 @@ bool scalarizationEnabled() { return switchEnabled("WEFT_SCALARIZE"); }
 bool wideningEnabled() { return switchEnabled("WEFT_WIDEN"); }
 
 bool prefetchEnabled() { return switchEnabled("WEFT_PREFETCH"); }
+
+bool gatherVersioningEnabled() { return switchEnabled("WEFT_VERSION_GATHERS"); }
 
 namespace {
 
@@ -423,6 +426,13 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
         FPM.addPass(GroupWorkItemChainsPass());
         FPM.addPass(InterleaveWorkItemLoopsPass());
       });
+  // Once the vectorizer has made them: gathers and scatters get a vector
+  // load or store for when their lanes are consecutive.
+  if (Tuning.LoopVectorization && gatherVersioningEnabled())
+    PB.registerOptimizerLastEPCallback(
+        [](ModulePassManager &MPM, OptimizationLevel) {
+          MPM.addPass(createModuleToFunctionPassAdaptor(VersionGathersPass()));
+        });
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
