@@ -69,6 +69,11 @@ bool wideningEnabled();
 /// of the kernel cache key.
 bool prefetchEnabled();
 
+/// False under WEFT_EXPOSE_INDEX=0: sums of shifted index terms under an
+/// ashr are left as InstCombine wrote them (ExposeIndexExtensions.cpp).
+/// Part of the kernel cache key.
+bool indexExtensionsExposed();
+
 /// False under WEFT_VERSION_GATHERS=0: gathers and scatters get no vector
 /// access for consecutive lanes (VersionGathers.cpp). Part of the kernel
 /// cache key.

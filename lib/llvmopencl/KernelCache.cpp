@@ -214,6 +214,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   Field(wideningEnabled() ? "widen" : "no-widen");
   Field(prefetchEnabled() ? "prefetch" : "no-prefetch");
   Field(gatherVersioningEnabled() ? "gather-versions" : "no-gather-versions");
+  Field(indexExtensionsExposed() ? "expose-index" : "no-expose-index");
   Field(lockstepLoopsEnabled() ? "lockstep" : "no-lockstep");
   Field(workGroupMethodName(workGroupMethodFromEnvironment()));
   Field(Bitcode);

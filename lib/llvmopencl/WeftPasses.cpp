@@ -3,6 +3,7 @@
 #include "WeftPasses.h"
 #include "CheckParallelLoops.h"
 #include "DistributeIdExtensions.h"
+#include "ExposeIndexExtensions.h"
 #include "FlattenKernels.h"
 #include "FoldLocalIdDivisions.h"
 #include "GroupWorkItemChains.h"
@@ -142,6 +143,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-widen-workitem-loops") {
           FPM.addPass(WidenWorkItemLoopsPass());
+          return true;
+        }
+        if (Name == "weft-expose-index-extensions") {
+          FPM.addPass(ExposeIndexExtensionsPass());
           return true;
         }
         if (Name == "weft-version-gathers") {

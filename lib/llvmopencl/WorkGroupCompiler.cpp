@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 #include "CheckParallelLoops.h"
 #include "CompilerInternals.h"
+#include "ExposeIndexExtensions.h"
 #include "FiberRuntime.h"
 #include "GroupWorkItemChains.h"
 #include "InterleaveWorkItemLoops.h"
@@ -179,6 +180,8 @@ bool scalarizationEnabled() { return switchEnabled("WEFT_SCALARIZE"); }
 bool wideningEnabled() { return switchEnabled("WEFT_WIDEN"); }
 
 bool prefetchEnabled() { return switchEnabled("WEFT_PREFETCH"); }
+
+bool indexExtensionsExposed() { return switchEnabled("WEFT_EXPOSE_INDEX"); }
 
 bool gatherVersioningEnabled() { return switchEnabled("WEFT_VERSION_GATHERS"); }
 
@@ -419,6 +422,8 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
         FPM.addPass(CheckParallelLoopsPass());
         if (!Vectorize)
           return;
+        if (indexExtensionsExposed())
+          FPM.addPass(ExposeIndexExtensionsPass());
         if (wideningEnabled())
           FPM.addPass(WidenWorkItemLoopsPass());
         if (scalarizationEnabled())

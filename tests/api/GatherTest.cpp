@@ -8,7 +8,9 @@
 // arguments that make the lanes consecutive, permuted within a vector and
 // between vectors, and (wrap16) consecutive in 16 bits but not as
 // addresses; with several local sizes, so that groups start and end at
-// other lanes of a vector.
+// other lanes of a vector. IntIndexWithLocalOffset runs an int index of
+// size_t ids whose extension ExposeIndexExtensions rewrites so that the
+// vectorizer sees consecutive loads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -212,6 +214,35 @@ TEST_P(Gathers, EightAndOneByteElements) {
         ASSERT_EQ(GotC[I], uint8_t(InC[I ^ M] + 1)) << "char work-item " << I;
       }
     }
+}
+
+TEST_P(Gathers, IntIndexWithLocalOffset) {
+  KernelRef K(makeKernel(kernelSource("gathers.cl"), "local_offset_sums"));
+  ASSERT_NE(K.get(), nullptr);
+  const size_t Groups = 6;
+  for (size_t Local : {size_t(16), size_t(64), size_t(256)}) {
+    if (Local > Max)
+      continue;
+    SCOPED_TRACE(testing::Message() << "local size " << Local);
+    const size_t N = Groups * Local;
+    std::vector<float> A(N * 16);
+    for (size_t I = 0; I < A.size(); ++I)
+      A[I] = float(int(I * 37 % 101) - 50);
+    std::vector<float> B(N, -1.0f);
+    MemRef ABuf(copyOf(A)), BBuf(copyOf(B));
+    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &ABuf));
+    ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &BBuf));
+    run(K, N, Local);
+    std::vector<float> Got = read<float>(BBuf, N);
+    for (size_t G = 0; G < Groups; ++G)
+      for (size_t L = 0; L < Local; ++L) {
+        // Small integers: the sum is exact in any order.
+        float Want = 0;
+        for (size_t F = 0; F < 16; ++F)
+          Want += A[G * Local * 16 + F * Local + L] * float(F % 4 + 1);
+        ASSERT_EQ(Got[G * Local + L], Want) << "work-item " << G * Local + L;
+      }
+  }
 }
 
 WEFT_INSTANTIATE_DEVICE_TEST(Gathers);

@@ -52,3 +52,22 @@ kernel void xor_char(global uchar *Out, global const uchar *In, uint M) {
   uint I = get_global_id(0);
   Out[I] = (uchar)(In[I ^ M] + 1);
 }
+
+// clpeak's global-bandwidth kernel with a local offset: an int index of
+// size_t ids, which InstCombine turns into a sum of shifts under an ashr
+// (ExposeIndexExtensions makes it readable to the vectorizer again).
+kernel void local_offset_sums(global const float *A, global float *B) {
+  int Id = (get_group_id(0) * get_local_size(0) * 16) + get_local_id(0);
+  float Sum = 0;
+  for (int I = 0; I < 4; I++) {
+    Sum += A[Id];
+    Id += get_local_size(0);
+    Sum += A[Id] * 2.0f;
+    Id += get_local_size(0);
+    Sum += A[Id] * 3.0f;
+    Id += get_local_size(0);
+    Sum += A[Id] * 4.0f;
+    Id += get_local_size(0);
+  }
+  B[get_global_id(0)] = Sum;
+}
