@@ -14,6 +14,7 @@
 #include "CompilerInternals.h"
 #include "HorizontalLoops.h"
 #include "LockstepLoops.h"
+#include "RevectorizeWorkItemLoops.h"
 #include "VersionGroupGuards.h"
 #include "WeftPasses.h"
 
@@ -213,6 +214,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   Field(scalarizationEnabled() ? "scalarize" : "no-scalarize");
   Field(wideningEnabled() ? "widen" : "no-widen");
   Field(prefetchEnabled() ? "prefetch" : "no-prefetch");
+  Field(revectorizationEnabled() ? "revectorize" : "no-revectorize");
   Field(lockstepLoopsEnabled() ? "lockstep" : "no-lockstep");
   Field(workGroupMethodName(workGroupMethodFromEnvironment()));
   Field(Bitcode);
