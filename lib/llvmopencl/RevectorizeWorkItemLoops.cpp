@@ -90,9 +90,9 @@ LoadInst *loadElement(LoadInst *VecLoad, unsigned Index) {
   const DataLayout &DL = VecLoad->getModule()->getDataLayout();
   uint64_t EltBytes = DL.getTypeStoreSize(EltTy);
   IRBuilder<> B(VecLoad->getNextNode());
-  Value *Ptr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(),
-                                            VecLoad->getPointerOperand(),
-                                            Index * EltBytes);
+  Value *Ptr = VecLoad->getPointerOperand();
+  if (Index != 0)
+    Ptr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ptr, Index * EltBytes);
   LoadInst *Elt = B.CreateAlignedLoad(
       EltTy, Ptr, commonAlignment(VecLoad->getAlign(), Index * EltBytes),
       VecLoad->getName() + ".elt" + Twine(Index));
