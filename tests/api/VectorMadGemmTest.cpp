@@ -30,10 +30,9 @@ struct Shape {
 TEST_P(VectorMadGemm, MatchesHostProduct) {
   for (Shape S : {Shape{8, 16, 4, 2}, Shape{4, 8, 4, 4}, Shape{16, 4, 2, 4},
                   Shape{8, 8, 2, 2}, Shape{16, 2, 4, 2}}) {
-    std::string Options = "-DLX=" + std::to_string(S.LX) +
-                          " -DLY=" + std::to_string(S.LY) +
-                          " -DVWM=" + std::to_string(S.VWM) +
-                          " -DVWN=" + std::to_string(S.VWN);
+    std::string Options =
+        "-DLX=" + std::to_string(S.LX) + " -DLY=" + std::to_string(S.LY) +
+        " -DVWM=" + std::to_string(S.VWM) + " -DVWN=" + std::to_string(S.VWN);
     SCOPED_TRACE(Options);
     KernelRef K(
         makeKernel(kernelSource("vector_mad_gemm.cl"), "vmad_gemm", Options));
