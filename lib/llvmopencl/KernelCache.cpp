@@ -14,6 +14,7 @@
 #include "CompilerInternals.h"
 #include "HorizontalLoops.h"
 #include "LockstepLoops.h"
+#include "RevectorizeWorkItemLoops.h"
 #include "VersionGroupGuards.h"
 #include "WeftPasses.h"
 
@@ -215,6 +216,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   Field(prefetchEnabled() ? "prefetch" : "no-prefetch");
   Field(gatherVersioningEnabled() ? "gather-versions" : "no-gather-versions");
   Field(indexExtensionsExposed() ? "expose-index" : "no-expose-index");
+  Field(revectorizationEnabled() ? "revectorize" : "no-revectorize");
   Field(lockstepLoopsEnabled() ? "lockstep" : "no-lockstep");
   Field(workGroupMethodName(workGroupMethodFromEnvironment()));
   Field(Bitcode);

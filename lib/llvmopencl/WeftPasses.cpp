@@ -24,8 +24,9 @@
 #include "VectorMathVariants.h"
 #include "VersionGathers.h"
 #include "VersionGroupGuards.h"
-#include "WidenWorkItemLoops.h"
 #include "WorkGroupFibers.h"
+#include "RevectorizeWorkItemLoops.h"
+#include "WidenWorkItemLoops.h"
 #include "WorkItemLoops.h"
 
 #include "weft/debug.h"
@@ -139,6 +140,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-prefetch-workitem-loads") {
           FPM.addPass(PrefetchWorkItemLoadsPass());
+          return true;
+        }
+        if (Name == "weft-revectorize-workitem-loops") {
+          FPM.addPass(RevectorizeWorkItemLoopsPass());
           return true;
         }
         if (Name == "weft-widen-workitem-loops") {
