@@ -41,34 +41,19 @@ TEST_P(PrivateArrays, TiledMatrixProduct) {
         makeKernel(kernelSource("private_tiles.cl"), "tiled_gemm", Options));
     ASSERT_NE(K.get(), nullptr);
     const cl_int M = T.MWG * 2, N = T.NWG * 3, Depth = T.KWG * 3;
-    std::vector<float> A(size_t(Depth) * M), B(size_t(Depth) * N),
-        C(size_t(N) * M, -99.0f);
+    std::vector<float> A(size_t(Depth) * M), B(size_t(Depth) * N);
     std::vector<uint32_t> Bits = pseudoRandomWords(A.size() + B.size(), 11);
     for (size_t I = 0; I < A.size(); ++I)
       A[I] = float(Bits[I] % 2001) / 1000.0f - 1.0f;
     for (size_t I = 0; I < B.size(); ++I)
       B[I] = float(Bits[A.size() + I] % 2001) / 1000.0f - 1.0f;
-    MemRef ABuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                           A.size() * sizeof(float), A.data()));
-    MemRef BBuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                           B.size() * sizeof(float), B.data()));
-    MemRef CBuf(makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                           C.size() * sizeof(float), C.data()));
-    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_int), &M));
-    ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_int), &N));
-    ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_int), &Depth));
-    ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(cl_mem), &ABuf));
-    ASSERT_CL_OK(clSetKernelArg(K, 4, sizeof(cl_mem), &BBuf));
-    ASSERT_CL_OK(clSetKernelArg(K, 5, sizeof(cl_mem), &CBuf));
     // Each work-item computes MWG/MDIMC x NWG/NDIMC elements of C.
     const size_t Local[2] = {size_t(T.MDimC), size_t(T.NDimC)};
     const size_t Global[2] = {size_t(M / T.MWG * T.MDimC),
                               size_t(N / T.NWG * T.NDimC)};
-    ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 2, nullptr, Global, Local, 0,
-                                        nullptr, nullptr));
-    ASSERT_CL_OK(clEnqueueReadBuffer(Queue, CBuf, CL_TRUE, 0,
-                                     C.size() * sizeof(float), C.data(), 0,
-                                     nullptr, nullptr));
+    std::vector<float> C = runGemmKernel(K, M, N, Depth, A, B, Global, Local);
+    if (HasFailure())
+      return;
     for (int Col = 0; Col < N; ++Col)
       for (int Row = 0; Row < M; ++Row) {
         float Sum = 0.0f;

@@ -444,6 +444,38 @@ protected:
     return Out;
   }
 
+  /// Runs K(int M, int N, int Depth, global const float *A, global const
+  /// float *B, global float *C) — the signature of the tiled matrix-product
+  /// kernels — over Global in groups of Local and returns C, M * N floats
+  /// (-99 where nothing was written).
+  std::vector<float> runGemmKernel(cl_kernel K, cl_int M, cl_int N,
+                                   cl_int Depth, const std::vector<float> &A,
+                                   const std::vector<float> &B,
+                                   const size_t Global[2],
+                                   const size_t Local[2]) {
+    std::vector<float> C(size_t(M) * N, -99.0f);
+    MemRef ABuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                           A.size() * sizeof(float),
+                           const_cast<float *>(A.data())));
+    MemRef BBuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                           B.size() * sizeof(float),
+                           const_cast<float *>(B.data())));
+    MemRef CBuf(makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                           C.size() * sizeof(float), C.data()));
+    EXPECT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_int), &M));
+    EXPECT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_int), &N));
+    EXPECT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_int), &Depth));
+    EXPECT_CL_OK(clSetKernelArg(K, 3, sizeof(cl_mem), &ABuf));
+    EXPECT_CL_OK(clSetKernelArg(K, 4, sizeof(cl_mem), &BBuf));
+    EXPECT_CL_OK(clSetKernelArg(K, 5, sizeof(cl_mem), &CBuf));
+    EXPECT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 2, nullptr, Global, Local, 0,
+                                        nullptr, nullptr));
+    EXPECT_CL_OK(clEnqueueReadBuffer(Queue, CBuf, CL_TRUE, 0,
+                                     C.size() * sizeof(float), C.data(), 0,
+                                     nullptr, nullptr));
+    return C;
+  }
+
   cl_device_id Device = nullptr;
   ContextRef Context;
   QueueRef Queue;

@@ -46,26 +46,11 @@ TEST_P(VectorMadGemm, MatchesHostProduct) {
       A[I] = float(int(I * 7 % 13) - 6);
     for (size_t I = 0; I < B.size(); ++I)
       B[I] = float(int(I * 5 % 11) - 5);
-    std::vector<float> C(size_t(M) * N, -99.0f);
-    MemRef ABuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                           A.size() * sizeof(float), A.data()));
-    MemRef BBuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                           B.size() * sizeof(float), B.data()));
-    MemRef CBuf(makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                           C.size() * sizeof(float), C.data()));
-    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_int), &M));
-    ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_int), &N));
-    ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_int), &Kd));
-    ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(cl_mem), &ABuf));
-    ASSERT_CL_OK(clSetKernelArg(K, 4, sizeof(cl_mem), &BBuf));
-    ASSERT_CL_OK(clSetKernelArg(K, 5, sizeof(cl_mem), &CBuf));
     const size_t Local[2] = {size_t(S.LX), size_t(S.LY)},
                  Global[2] = {GX * S.LX, GY * S.LY};
-    ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 2, nullptr, Global, Local, 0,
-                                        nullptr, nullptr));
-    ASSERT_CL_OK(clEnqueueReadBuffer(Queue, CBuf, CL_TRUE, 0,
-                                     C.size() * sizeof(float), C.data(), 0,
-                                     nullptr, nullptr));
+    std::vector<float> C = runGemmKernel(K, M, N, Kd, A, B, Global, Local);
+    if (HasFailure())
+      return;
     for (cl_int Row = 0; Row < N; ++Row)
       for (cl_int Col = 0; Col < M; ++Col) {
         float Sum = 0.0f;
