@@ -13,6 +13,7 @@
 #include "KernelCache.h"
 #include "CompilerInternals.h"
 #include "HorizontalLoops.h"
+#include "InterchangeWorkItemLoops.h"
 #include "LockstepLoops.h"
 #include "VersionGroupGuards.h"
 #include "WeftPasses.h"
@@ -214,6 +215,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   Field(wideningEnabled() ? "widen" : "no-widen");
   Field(prefetchEnabled() ? "prefetch" : "no-prefetch");
   Field(lockstepLoopsEnabled() ? "lockstep" : "no-lockstep");
+  Field(workItemInterchangeEnabled() ? "interchange" : "no-interchange");
   Field(workGroupMethodName(workGroupMethodFromEnvironment()));
   Field(Bitcode);
   return Hash.final();
