@@ -106,8 +106,7 @@ std::optional<CountingLoop> matchCountingLoop(Loop *L) {
   if (!Br || !Br->isConditional() || Br->getSuccessor(0) != Header)
     return std::nullopt;
   auto *Test = dyn_cast<ICmpInst>(Br->getCondition());
-  if (!Test || Test->getPredicate() != ICmpInst::ICMP_ULT ||
-      !Test->hasOneUse())
+  if (!Test || Test->getPredicate() != ICmpInst::ICMP_ULT || !Test->hasOneUse())
     return std::nullopt;
   auto *Next = dyn_cast<Instruction>(Test->getOperand(0));
   Value *Id = nullptr;
@@ -162,15 +161,31 @@ bool isPerfectNest(const CountingLoop &Outer, const CountingLoop &Inner) {
   return true;
 }
 
+/// Whether the access I belongs to an access group L's
+/// llvm.loop.parallel_accesses names (Loop::isAnnotatedParallel's test for
+/// one access; that function also rejects the noalias scope markers
+/// inlining leaves, which touch no memory of the kernel).
+bool isParallelAccess(const Instruction &I, const Loop &L) {
+  MDNode *Parallel = findOptionMDForLoop(&L, "llvm.loop.parallel_accesses");
+  MDNode *Groups = I.getMetadata(LLVMContext::MD_access_group);
+  if (!Parallel || !Groups)
+    return false;
+  auto Names = [Parallel](const MDOperand &Group) {
+    return is_contained(drop_begin(Parallel->operands()), Group.get());
+  };
+  if (Groups->getNumOperands() == 0) // a single group
+    return is_contained(drop_begin(Parallel->operands()), Groups);
+  return any_of(Groups->operands(), Names);
+}
+
 /// Whether the body only does what work-items may do in any order: plain
 /// loads and stores of shared memory annotated for both loops, and
 /// computation.
 bool hasIndependentBody(const CountingLoop &Outer, const CountingLoop &Inner) {
-  if (!Inner.L->isAnnotatedParallel() || !Outer.L->isAnnotatedParallel())
-    return false;
   for (BasicBlock *BB : Inner.L->blocks())
     for (Instruction &I : *BB) {
-      if (isa<DbgInfoIntrinsic>(I))
+      // Markers for the optimizer, not actions of a work-item.
+      if (isa<DbgInfoIntrinsic>(I) || isa<NoAliasScopeDeclInst>(I))
         continue;
       if (isa<AllocaInst>(I) || isa<FenceInst>(I) || I.isAtomic())
         return false;
@@ -179,14 +194,14 @@ bool hasIndependentBody(const CountingLoop &Outer, const CountingLoop &Inner) {
           return false;
         continue;
       }
-      if (auto *LI = dyn_cast<LoadInst>(&I); LI && !LI->isSimple())
+      if (!I.mayReadOrWriteMemory())
+        continue;
+      auto *Load = dyn_cast<LoadInst>(&I);
+      auto *Store = dyn_cast<StoreInst>(&I);
+      if (!(Load && Load->isSimple()) && !(Store && Store->isSimple()))
         return false;
-      if (auto *SI = dyn_cast<StoreInst>(&I); SI && !SI->isSimple())
-        return false;
-      if (I.mayReadOrWriteMemory() &&
-          (!isa<LoadInst>(I) && !isa<StoreInst>(I)))
-        return false;
-      if (I.mayReadOrWriteMemory() && accessesPrivateAlloca(I))
+      if (!isParallelAccess(I, *Inner.L) || !isParallelAccess(I, *Outer.L) ||
+          accessesPrivateAlloca(I))
         return false;
     }
   return true;
@@ -246,15 +261,27 @@ std::optional<int64_t> constantStride(const SCEV *S, const Loop *L,
     }
     return Sum;
   }
+  // A product of factors that do not move with L does not either; one
+  // moving factor times constants moves by their product.
   if (auto *Mul = dyn_cast<SCEVMulExpr>(S)) {
-    auto *C = dyn_cast<SCEVConstant>(Mul->getOperand(0));
-    if (Mul->getNumOperands() != 2 || !C ||
-        C->getAPInt().getSignificantBits() > 32)
+    int64_t Scale = 1;
+    SmallVector<int64_t, 2> Strides;
+    for (const SCEV *Op : Mul->operands()) {
+      auto *C = dyn_cast<SCEVConstant>(Op);
+      if (C && C->getAPInt().getSignificantBits() <= 32) {
+        Scale *= C->getAPInt().getSExtValue();
+        continue;
+      }
+      std::optional<int64_t> OpStride = constantStride(Op, L, SE);
+      if (!OpStride)
+        return std::nullopt;
+      Strides.push_back(*OpStride);
+    }
+    if (all_of(Strides, [](int64_t V) { return V == 0; }))
+      return 0;
+    if (Strides.size() != 1)
       return std::nullopt;
-    std::optional<int64_t> OpStride = constantStride(Mul->getOperand(1), L, SE);
-    if (!OpStride)
-      return std::nullopt;
-    return C->getAPInt().getSExtValue() * *OpStride;
+    return Scale * Strides.front();
   }
   if (auto *Cast = dyn_cast<SCEVCastExpr>(S))
     return constantStride(Cast->getOperand(0), L, SE);
@@ -267,8 +294,8 @@ std::optional<int64_t> constantStride(const SCEV *S, const Loop *L,
 struct Access {
   Instruction *I;
   const SCEV *Address;
-  int64_t Size;   ///< bytes accessed
-  uint64_t Trips; ///< how often the body of the work-item loop runs it
+  int64_t Size;          ///< bytes accessed
+  uint64_t Trips;        ///< how often the body of the work-item loop runs it
   const Loop *Innermost; ///< the innermost loop around it
 };
 
@@ -295,7 +322,8 @@ uint64_t gatherCost(ArrayRef<Access> Accesses, const Loop *Dim,
         continue;
       if (++Candidates > MaxGroupSearch)
         return false;
-      auto *Dist = dyn_cast<SCEVConstant>(SE.getMinusSCEV(B.Address, A.Address));
+      auto *Dist =
+          dyn_cast<SCEVConstant>(SE.getMinusSCEV(B.Address, A.Address));
       if (!Dist || Dist->getAPInt().getSignificantBits() > 32)
         continue;
       int64_t Bytes = Dist->getAPInt().getSExtValue();
