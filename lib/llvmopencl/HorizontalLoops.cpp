@@ -66,6 +66,7 @@
 #include "KernelUtils.h"
 #include "ParallelLoops.h"
 #include "RegionMethodLimits.h"
+#include "RevectorizeWorkItemLoops.h"
 #include "UniformityAnalysis.h"
 
 #include "weft/debug.h"
@@ -480,21 +481,31 @@ PreservedAnalyses HorizontalLoopsPass::run(Module &M,
     // each gets a context array of its own, consecutive in the work-items,
     // and the work-item loop vectorizes (the vector loads and stores become
     // interleaved groups). The blocks survive: the scalarizer changes no
-    // control flow.
-    PA = ScalarizerPass(ScalarizerPassOptions{/*VariableInsertExtract=*/true,
-                                              /*LoadStore=*/true,
-                                              /*MinBits=*/0})
-             .run(F, FAM);
-    FAM.invalidate(F, PA);
+    // control flow. Where the only loops are left to full unrolling, the
+    // work-item loops run straight-line float4 code: kept whole (and marked
+    // for RevectorizeWorkItemLoops), WidenWorkItemLoops runs four
+    // work-items' float4 per register, with no deinterleaving shuffles.
+    bool KeepVectors =
+        Chosen.empty() && !Branches && revectorizationEnabled();
+    if (KeepVectors) {
+      F.addFnAttr(VectorsKeptAttr);
+    } else {
+      PA = ScalarizerPass(ScalarizerPassOptions{/*VariableInsertExtract=*/true,
+                                                /*LoadStore=*/true,
+                                                /*MinBits=*/0})
+               .run(F, FAM);
+      FAM.invalidate(F, PA);
+    }
     FunctionCallee Marker = getBarrierMarker(M);
     for (BasicBlock *BB : BarrierBlocks)
       CallInst::Create(Marker, "", BB->getFirstInsertionPt());
     WEFT_LOG(DebugCompile,
              "kernel '%s': horizontal inner-loop parallelization of %zu "
              "loops and %u uniform branches, %zu implicit barriers, %u loops "
-             "fully unrolled instead, vectors scalarized",
+             "fully unrolled instead, vectors %s",
              derivedFrom(F, WorkItemAttr).str().c_str(), Chosen.size(),
-             Branches, BarrierBlocks.size(), Chooser.fullyUnrolled());
+             Branches, BarrierBlocks.size(), Chooser.fullyUnrolled(),
+             KeepVectors ? "kept" : "scalarized");
     FAM.invalidate(F, PreservedAnalyses::none());
     assert(!verifyFunction(F, &errs()) && "HorizontalLoops broke the IR");
   }

@@ -15,6 +15,7 @@
 #include "HorizontalLoops.h"
 #include "InterchangeWorkItemLoops.h"
 #include "LockstepLoops.h"
+#include "RevectorizeWorkItemLoops.h"
 #include "VersionGroupGuards.h"
 #include "WeftPasses.h"
 
@@ -214,6 +215,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   Field(scalarizationEnabled() ? "scalarize" : "no-scalarize");
   Field(wideningEnabled() ? "widen" : "no-widen");
   Field(prefetchEnabled() ? "prefetch" : "no-prefetch");
+  Field(revectorizationEnabled() ? "revectorize" : "no-revectorize");
   Field(lockstepLoopsEnabled() ? "lockstep" : "no-lockstep");
   Field(workItemInterchangeEnabled() ? "interchange" : "no-interchange");
   Field(workGroupMethodName(workGroupMethodFromEnvironment()));

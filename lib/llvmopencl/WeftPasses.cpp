@@ -24,6 +24,7 @@
 #include "VersionGroupGuards.h"
 #include "WorkGroupFibers.h"
 #include "PrefetchWorkItemLoads.h"
+#include "RevectorizeWorkItemLoops.h"
 #include "WidenWorkItemLoops.h"
 #include "WorkItemLoops.h"
 
@@ -147,6 +148,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-prefetch-workitem-loads") {
           FPM.addPass(PrefetchWorkItemLoadsPass());
+          return true;
+        }
+        if (Name == "weft-revectorize-workitem-loops") {
+          FPM.addPass(RevectorizeWorkItemLoopsPass());
           return true;
         }
         if (Name == "weft-widen-workitem-loops") {

@@ -33,6 +33,7 @@
 #include "VectorMathVariants.h"
 #include "WeftPasses.h"
 #include "PrefetchWorkItemLoads.h"
+#include "RevectorizeWorkItemLoops.h"
 #include "WidenWorkItemLoops.h"
 
 #include "weft/debug.h"
@@ -403,7 +404,9 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
   // Right before loop-vectorize: global loads of work-item loops in kernel
   // loops prefetched one trip ahead (WEFT_PREFETCH=0 does not), the
   // work-item loops keep their parallel annotation only where no
-  // work-item reloads what it stored; then
+  // work-item reloads what it stored; then per-component float4 code of
+  // functions HorizontalLoops left unsplit rebuilt into vectors
+  // (WEFT_REVECTORIZE=0 does not), then
   // work-item loops over explicit vectors that stream them through memory
   // widened across work-items (WEFT_WIDEN=0 does not), the explicit
   // vectors of the others split (WEFT_SCALARIZE=0 keeps them), many independent chains laid out a few at a time, and long
@@ -416,6 +419,8 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
         FPM.addPass(CheckParallelLoopsPass());
         if (!Vectorize)
           return;
+        if (revectorizationEnabled())
+          FPM.addPass(RevectorizeWorkItemLoopsPass());
         if (wideningEnabled())
           FPM.addPass(WidenWorkItemLoopsPass());
         if (scalarizationEnabled())

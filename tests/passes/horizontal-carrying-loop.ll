@@ -2,23 +2,31 @@
 ; marked for full unrolling instead of getting implicit barriers: made
 ; horizontal, every trip's work-item loop would reload and store the
 ; accumulators through context arrays; unrolled, the one work-item loop
-; around it keeps them in registers. Its float4 accumulator is scalarized
-; for the loop vectorizer, as for a horizontal loop. With 64 trips the
+; around it keeps them in registers. Its float4 accumulator stays whole and
+; the function is marked weft-vectors-kept (RevectorizeWorkItemLoops and
+; WidenWorkItemLoops run four work-items' float4 per register later); under
+; WEFT_REVECTORIZE=0 it is scalarized for the loop vectorizer, as for a
+; horizontal loop, which always is. With 64 trips the
 ; unrolled body would be too big, and the loop is horizontal; a 16-trip
 ; loop that carries only its uniform counter is horizontal too, and so is
 ; one that loads nothing (a mad chain, laid out by GroupWorkItemChains).
-; RUN: weft-opt -passes=weft-horizontal-loops -weft-local-size=8,1,1 -S %s | FileCheck %s
+; RUN: weft-opt -passes=weft-horizontal-loops -weft-local-size=8,1,1 -S %s | FileCheck %s --check-prefixes=CHECK,KEPT
+; RUN: env WEFT_REVECTORIZE=0 weft-opt -passes=weft-horizontal-loops -weft-local-size=8,1,1 -S %s | FileCheck %s --check-prefixes=CHECK,SPLIT
 
 ; CHECK-LABEL: define internal void @carry16.workitem(
+; KEPT-SAME: #[[KEPT:[0-9]+]]
 ; CHECK-NOT: call void @__weft_barrier()
 ; CHECK: loop:
-; CHECK: phi float
-; CHECK-NOT: phi <4 x float>
+; KEPT: phi <4 x float>
+; SPLIT: phi float
+; SPLIT-NOT: phi <4 x float>
 ; CHECK: br label %loop, !llvm.loop ![[UNROLL:[0-9]+]]
 ; CHECK-NOT: call void @__weft_barrier()
 ; CHECK: ret void
 
+; A horizontal loop's function is scalarized either way.
 ; CHECK-LABEL: define internal void @carry64.workitem(
+; CHECK-NOT: phi <4 x float>
 ; CHECK: call void @__weft_barrier()
 ; CHECK: ret void
 
@@ -30,6 +38,8 @@
 ; CHECK: call void @__weft_barrier()
 ; CHECK: ret void
 
+; KEPT: attributes #[[KEPT]] = { "weft-vectors-kept" "weft-workitem-of"="carry16" }
+; SPLIT-NOT: weft-vectors-kept
 ; CHECK: ![[UNROLL]] = distinct !{![[UNROLL]], ![[FULL:[0-9]+]]}
 ; CHECK: ![[FULL]] = !{!"llvm.loop.unroll.full", i32 1}
 
