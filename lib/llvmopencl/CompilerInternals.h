@@ -69,6 +69,16 @@ bool wideningEnabled();
 /// of the kernel cache key.
 bool prefetchEnabled();
 
+/// False under WEFT_EXPOSE_INDEX=0: sums of shifted index terms under an
+/// ashr are left as InstCombine wrote them (ExposeIndexExtensions.cpp).
+/// Part of the kernel cache key.
+bool indexExtensionsExposed();
+
+/// False under WEFT_VERSION_GATHERS=0: gathers and scatters get no vector
+/// access for consecutive lanes (VersionGathers.cpp). Part of the kernel
+/// cache key.
+bool gatherVersioningEnabled();
+
 /// Fills K.PrivateMemSize and K.MaxWorkGroupSize by putting a copy of M
 /// (builtins linked) through the work-group passes for K.
 void describeKernelMemory(const llvm::Module &M, KernelDesc &K);

@@ -215,6 +215,8 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   Field(scalarizationEnabled() ? "scalarize" : "no-scalarize");
   Field(wideningEnabled() ? "widen" : "no-widen");
   Field(prefetchEnabled() ? "prefetch" : "no-prefetch");
+  Field(gatherVersioningEnabled() ? "gather-versions" : "no-gather-versions");
+  Field(indexExtensionsExposed() ? "expose-index" : "no-expose-index");
   Field(revectorizationEnabled() ? "revectorize" : "no-revectorize");
   Field(lockstepLoopsEnabled() ? "lockstep" : "no-lockstep");
   Field(workItemInterchangeEnabled() ? "interchange" : "no-interchange");

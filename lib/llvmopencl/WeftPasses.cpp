@@ -3,6 +3,7 @@
 #include "WeftPasses.h"
 #include "CheckParallelLoops.h"
 #include "DistributeIdExtensions.h"
+#include "ExposeIndexExtensions.h"
 #include "FlattenKernels.h"
 #include "FoldLocalIdDivisions.h"
 #include "GroupWorkItemChains.h"
@@ -15,15 +16,16 @@
 #include "LowerPrintf.h"
 #include "NormalizeBarriers.h"
 #include "ParallelRegions.h"
+#include "PrefetchWorkItemLoads.h"
 #include "PromotePrivateArrays.h"
 #include "ResolveWorkItemFunctions.h"
 #include "RollWorkItemLoops.h"
 #include "ScalarizeWorkItemLoops.h"
 #include "UniformityAnalysis.h"
 #include "VectorMathVariants.h"
+#include "VersionGathers.h"
 #include "VersionGroupGuards.h"
 #include "WorkGroupFibers.h"
-#include "PrefetchWorkItemLoads.h"
 #include "RevectorizeWorkItemLoops.h"
 #include "WidenWorkItemLoops.h"
 #include "WorkItemLoops.h"
@@ -156,6 +158,14 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-widen-workitem-loops") {
           FPM.addPass(WidenWorkItemLoopsPass());
+          return true;
+        }
+        if (Name == "weft-expose-index-extensions") {
+          FPM.addPass(ExposeIndexExtensionsPass());
+          return true;
+        }
+        if (Name == "weft-version-gathers") {
+          FPM.addPass(VersionGathersPass());
           return true;
         }
         return false;

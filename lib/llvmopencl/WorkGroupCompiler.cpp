@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 #include "CheckParallelLoops.h"
 #include "CompilerInternals.h"
+#include "ExposeIndexExtensions.h"
 #include "FiberRuntime.h"
 #include "GroupWorkItemChains.h"
 #include "InterleaveWorkItemLoops.h"
@@ -29,10 +30,11 @@
 #include "LowerPrintf.h"
 #include "ParallelRegions.h"
 #include "PerfMap.h"
+#include "PrefetchWorkItemLoads.h"
 #include "ScalarizeWorkItemLoops.h"
 #include "VectorMathVariants.h"
+#include "VersionGathers.h"
 #include "WeftPasses.h"
-#include "PrefetchWorkItemLoads.h"
 #include "RevectorizeWorkItemLoops.h"
 #include "WidenWorkItemLoops.h"
 
@@ -179,6 +181,10 @@ bool scalarizationEnabled() { return switchEnabled("WEFT_SCALARIZE"); }
 bool wideningEnabled() { return switchEnabled("WEFT_WIDEN"); }
 
 bool prefetchEnabled() { return switchEnabled("WEFT_PREFETCH"); }
+
+bool indexExtensionsExposed() { return switchEnabled("WEFT_EXPOSE_INDEX"); }
+
+bool gatherVersioningEnabled() { return switchEnabled("WEFT_VERSION_GATHERS"); }
 
 namespace {
 
@@ -419,6 +425,8 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
         FPM.addPass(CheckParallelLoopsPass());
         if (!Vectorize)
           return;
+        if (indexExtensionsExposed())
+          FPM.addPass(ExposeIndexExtensionsPass());
         if (revectorizationEnabled())
           FPM.addPass(RevectorizeWorkItemLoopsPass());
         if (wideningEnabled())
@@ -428,6 +436,13 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
         FPM.addPass(GroupWorkItemChainsPass());
         FPM.addPass(InterleaveWorkItemLoopsPass());
       });
+  // Once the vectorizer has made them: gathers and scatters get a vector
+  // load or store for when their lanes are consecutive.
+  if (Tuning.LoopVectorization && gatherVersioningEnabled())
+    PB.registerOptimizerLastEPCallback(
+        [](ModulePassManager &MPM, OptimizationLevel) {
+          MPM.addPass(createModuleToFunctionPassAdaptor(VersionGathersPass()));
+        });
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
