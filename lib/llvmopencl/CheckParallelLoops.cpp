@@ -34,12 +34,17 @@
 // also gets llvm.loop.vectorize.enable: the vectorizer would otherwise
 // treat it as code to optimize for size and refuse every run-time check,
 // among them the no-wrap checks of 32-bit indices, which kept CLBlast's
-// tile copies (x loop of 8) scalar. Failures to vectorize such a loop are
+// tile copies (x loop of 8) scalar. Not the y loops InterchangeWorkItem
+// Loops made innermost: forced, the vectorizer allows itself a scalar
+// epilogue, loads the context slots (strided across y) as interleaved
+// groups with gaps that need one, and a loop of exactly one vector of
+// trips then never runs its vector body. Failures to vectorize such a loop are
 // remarks and warnings the compiler keeps in its log (WorkGroupCompiler).
 //
 //===----------------------------------------------------------------------===//
 #include "CheckParallelLoops.h"
 
+#include "InterchangeWorkItemLoops.h"
 #include "ParallelLoops.h"
 
 #include "weft/debug.h"
@@ -121,7 +126,7 @@ PreservedAnalyses CheckParallelLoopsPass::run(Function &F,
     };
     if (!mayReadAfterWriteInIteration(L->getBlocks(), Apart)) {
       ++Kept;
-      if (isTinyLoop(*L, SE)) {
+      if (isTinyLoop(*L, SE) && !findOptionMDForLoop(L, InterchangedLoopMD)) {
         addStringMetadataToLoop(L, "llvm.loop.vectorize.enable", 1);
         ++Forced;
       }

@@ -13,6 +13,7 @@
 #include "KernelCache.h"
 #include "CompilerInternals.h"
 #include "HorizontalLoops.h"
+#include "InterchangeWorkItemLoops.h"
 #include "LockstepLoops.h"
 #include "RevectorizeWorkItemLoops.h"
 #include "VersionGroupGuards.h"
@@ -218,6 +219,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   Field(indexExtensionsExposed() ? "expose-index" : "no-expose-index");
   Field(revectorizationEnabled() ? "revectorize" : "no-revectorize");
   Field(lockstepLoopsEnabled() ? "lockstep" : "no-lockstep");
+  Field(workItemInterchangeEnabled() ? "interchange" : "no-interchange");
   Field(workGroupMethodName(workGroupMethodFromEnvironment()));
   Field(Bitcode);
   return Hash.final();

@@ -180,6 +180,33 @@ const Value *baseObject(Value *Addresses) {
   return V->getType()->isVectorTy() ? V : getUnderlyingObject(V);
 }
 
+/// Whether the lanes of Addresses are a constant distance apart that is
+/// not ElementBytes: under GEPs with scalar offsets (the same for every
+/// lane), a GEP of a scalar pointer by a constant vector of indices. The
+/// context slots of a y loop InterchangeWorkItemLoops made innermost are
+/// such: lanes the local size in x apart, never consecutive.
+bool lanesApartByConstants(Value *Addresses, uint64_t ElementBytes,
+                           const DataLayout &DL) {
+  auto *GEP = dyn_cast<GEPOperator>(Addresses);
+  while (GEP && none_of(GEP->indices(), [](const Use &U) {
+           return U->getType()->isVectorTy();
+         }))
+    GEP = dyn_cast<GEPOperator>(GEP->getPointerOperand());
+  if (!GEP || GEP->getPointerOperandType()->isVectorTy() ||
+      GEP->getNumIndices() != 1)
+    return false;
+  auto *Index = dyn_cast<ConstantDataVector>(GEP->idx_begin()->get());
+  if (!Index || !Index->getElementType()->isIntegerTy())
+    return false;
+  uint64_t Scale = DL.getTypeAllocSize(GEP->getSourceElementType());
+  int64_t First = Index->getElementAsAPInt(0).getSExtValue();
+  for (unsigned K = 1; K < Index->getNumElements(); ++K)
+    if ((Index->getElementAsAPInt(K).getSExtValue() - First) * int64_t(Scale) !=
+        int64_t(K * ElementBytes))
+      return true;
+  return false;
+}
+
 /// Whether II is a gather or scatter whose lanes may well be consecutive.
 bool isCandidate(IntrinsicInst *II, const DataLayout &DL) {
   Intrinsic::ID ID = II->getIntrinsicID();
@@ -197,7 +224,8 @@ bool isCandidate(IntrinsicInst *II, const DataLayout &DL) {
   // All lanes at one address: never consecutive.
   if (getSplatValue(Addresses))
     return false;
-  if (!computedFromPosition(Addresses))
+  if (!computedFromPosition(Addresses) ||
+      lanesApartByConstants(Addresses, DL.getTypeStoreSize(EltTy), DL))
     return false;
   if (auto *GV = dyn_cast<GlobalVariable>(baseObject(Addresses));
       GV && GV->isConstant())

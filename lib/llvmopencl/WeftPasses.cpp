@@ -8,6 +8,7 @@
 #include "FoldLocalIdDivisions.h"
 #include "GroupWorkItemChains.h"
 #include "HorizontalLoops.h"
+#include "InterchangeWorkItemLoops.h"
 #include "InterleaveWorkItemLoops.h"
 #include "Launcher.h"
 #include "LockstepLoops.h"
@@ -70,6 +71,11 @@ void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
   // Splits the work-item loops both methods build; fibers have none.
   if (lockstepLoopsEnabled() && Opts.Method != WorkGroupMethod::Fallback)
     MPM.addPass(LockstepLoopsPass(Opts.LocalSize, Opts.Kernel));
+  // y innermost where x would gather; before RollWorkItemLoops marks the
+  // loop that ends up innermost.
+  if (workItemInterchangeEnabled())
+    MPM.addPass(
+        createModuleToFunctionPassAdaptor(InterchangeWorkItemLoopsPass()));
   // Before O3's full unrolling takes the short x loops whole.
   MPM.addPass(createModuleToFunctionPassAdaptor(RollWorkItemLoopsPass()));
   // After the work-item loops have tagged their accesses as parallel: the
@@ -124,6 +130,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-lower-local-atomics") {
           FPM.addPass(LowerLocalAtomicsPass());
+          return true;
+        }
+        if (Name == "weft-interchange-workitem-loops") {
+          FPM.addPass(InterchangeWorkItemLoopsPass());
           return true;
         }
         if (Name == "weft-roll-workitem-loops") {

@@ -128,6 +128,31 @@ entry:
   ret void
 }
 
+; Lanes a constant 64 bytes apart (a context slot read across y in a loop
+; InterchangeWorkItemLoops made innermost) are never consecutive: left
+; alone. The same shape 8 bytes apart is tested.
+; CHECK-LABEL: define <4 x double> @constant_stride(
+; CHECK-NOT: lanes.consecutive
+; CHECK: ret <4 x double>
+define <4 x double> @constant_stride(ptr %arena, i64 %off) {
+entry:
+  %v = getelementptr i8, ptr %arena, <4 x i64> <i64 0, i64 64, i64 128, i64 192>
+  %p = getelementptr i8, <4 x ptr> %v, i64 %off
+  %g = call <4 x double> @llvm.masked.gather.v4f64.v4p0(<4 x ptr> %p, i32 8, <4 x i1> <i1 true, i1 true, i1 true, i1 true>, <4 x double> poison)
+  ret <4 x double> %g
+}
+
+; CHECK-LABEL: define <4 x double> @constant_consecutive(
+; CHECK: %lanes.consecutive =
+; CHECK: ret <4 x double>
+define <4 x double> @constant_consecutive(ptr %arena, i64 %off) {
+entry:
+  %v = getelementptr i8, ptr %arena, <4 x i64> <i64 0, i64 8, i64 16, i64 24>
+  %p = getelementptr i8, <4 x ptr> %v, i64 %off
+  %g = call <4 x double> @llvm.masked.gather.v4f64.v4p0(<4 x ptr> %p, i32 8, <4 x i1> <i1 true, i1 true, i1 true, i1 true>, <4 x double> poison)
+  ret <4 x double> %g
+}
+
 declare <4 x i32> @llvm.masked.gather.v4i32.v4p1(<4 x ptr addrspace(1)>, i32, <4 x i1>, <4 x i32>)
 declare <4 x float> @llvm.masked.gather.v4f32.v4p1(<4 x ptr addrspace(1)>, i32, <4 x i1>, <4 x float>)
 declare <4 x float> @llvm.masked.gather.v4f32.v4p0(<4 x ptr>, i32, <4 x i1>, <4 x float>)
