@@ -48,18 +48,6 @@ protected:
     ASSERT_CL_OK(clFinish(Queue));
   }
 
-  template <typename T> std::vector<T> read(cl_mem Buf, size_t N) {
-    std::vector<T> Out(N);
-    EXPECT_CL_OK(clEnqueueReadBuffer(Queue, Buf, CL_TRUE, 0, N * sizeof(T),
-                                     Out.data(), 0, nullptr, nullptr));
-    return Out;
-  }
-
-  template <typename T> cl_mem copyOf(std::vector<T> &Host) {
-    return makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                      Host.size() * sizeof(T), Host.data());
-  }
-
   size_t Max = 1;
 };
 
@@ -77,7 +65,7 @@ TEST_P(Gathers, BitonicSortAllPasses) {
       Key %= 1000; // duplicates too
     std::vector<uint32_t> Want = Keys;
     std::sort(Want.begin(), Want.end());
-    MemRef Buf(copyOf(Keys));
+    MemRef Buf(makeBufferFrom(Keys));
     ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Buf));
     for (cl_uint Stage = 0; Stage < Log2; ++Stage)
       for (cl_uint Pass = Stage + 1; Pass-- > 0;) {
@@ -85,7 +73,8 @@ TEST_P(Gathers, BitonicSortAllPasses) {
         ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_uint), &Pass));
         run(K, N / 2, Local);
       }
-    std::vector<uint32_t> Got = read<uint32_t>(Buf, N);
+    std::vector<uint32_t> Got(N);
+    ASSERT_CL_OK(readInto(Buf, Got));
     for (size_t I = 0; I < N; ++I)
       ASSERT_EQ(Got[I], Want[I]) << "key " << I;
   }
@@ -98,7 +87,7 @@ TEST_P(Gathers, XorPermutations) {
   std::vector<int32_t> In(N);
   for (size_t I = 0; I < N; ++I)
     In[I] = int32_t(I * 7919 % 10007) - 5000;
-  MemRef InBuf(copyOf(In));
+  MemRef InBuf(makeBufferFrom(In));
   // Masks below and at multiples of every vector width; all keep I ^ M
   // inside [0, 1536) because 1536 is a multiple of 512.
   const cl_uint Masks[] = {0, 1, 5, 15, 16, 32, 48, 64, 256, 511};
@@ -108,13 +97,14 @@ TEST_P(Gathers, XorPermutations) {
         SCOPED_TRACE(testing::Message()
                      << "local size " << Local << " M1 " << M1 << " M2 " << M2);
         std::vector<int32_t> Out(N, -1);
-        MemRef OutBuf(copyOf(Out));
+        MemRef OutBuf(makeBufferFrom(Out));
         ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &OutBuf));
         ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &InBuf));
         ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_uint), &M1));
         ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(cl_uint), &M2));
         run(K, N, Local);
-        std::vector<int32_t> Got = read<int32_t>(OutBuf, N);
+        std::vector<int32_t> Got(N);
+        ASSERT_CL_OK(readInto(OutBuf, Got));
         for (size_t I = 0; I < N; ++I)
           ASSERT_EQ(Got[I ^ M1], In[I ^ M2] * 3 + int32_t(I))
               << "work-item " << I;
@@ -128,20 +118,21 @@ TEST_P(Gathers, MaskedScatters) {
   std::vector<int32_t> In(N);
   for (size_t I = 0; I < N; ++I)
     In[I] = int32_t(I * 31 % 977);
-  MemRef InBuf(copyOf(In));
+  MemRef InBuf(makeBufferFrom(In));
   for (size_t Local : localSizes(N))
     for (cl_uint M : {cl_uint(0), cl_uint(2), cl_uint(16), cl_uint(80)})
       for (cl_uint B : {cl_uint(0), cl_uint(3), cl_uint(4), cl_uint(9)}) {
         SCOPED_TRACE(testing::Message()
                      << "local size " << Local << " M " << M << " B " << B);
         std::vector<int32_t> Out(N, -7);
-        MemRef OutBuf(copyOf(Out));
+        MemRef OutBuf(makeBufferFrom(Out));
         ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &OutBuf));
         ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &InBuf));
         ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_uint), &M));
         ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(cl_uint), &B));
         run(K, N, Local);
-        std::vector<int32_t> Got = read<int32_t>(OutBuf, N);
+        std::vector<int32_t> Got(N);
+        ASSERT_CL_OK(readInto(OutBuf, Got));
         std::vector<int32_t> Want(N, -7);
         for (size_t I = 0; I < N; ++I)
           if (((I >> B) & 1) == 0)
@@ -158,7 +149,7 @@ TEST_P(Gathers, SixteenBitIndexWraps) {
   std::vector<float> In(Table + 64);
   for (size_t I = 0; I < In.size(); ++I)
     In[I] = float(I % 4093) - 2000.0f;
-  MemRef InBuf(copyOf(In));
+  MemRef InBuf(makeBufferFrom(In));
   // The index runs past 65535 and back to 0 mid-vector, at several lanes.
   for (size_t Local : localSizes(N))
     for (cl_uint Off : {cl_uint(0), cl_uint(65536 - 100), cl_uint(65536 - 7),
@@ -167,13 +158,14 @@ TEST_P(Gathers, SixteenBitIndexWraps) {
         SCOPED_TRACE(testing::Message()
                      << "local size " << Local << " Off " << Off << " M " << M);
         std::vector<float> Out(N, -1.0f);
-        MemRef OutBuf(copyOf(Out));
+        MemRef OutBuf(makeBufferFrom(Out));
         ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &OutBuf));
         ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &InBuf));
         ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_uint), &Off));
         ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(cl_uint), &M));
         run(K, N, Local);
-        std::vector<float> Got = read<float>(OutBuf, N);
+        std::vector<float> Got(N);
+        ASSERT_CL_OK(readInto(OutBuf, Got));
         for (size_t I = 0; I < N; ++I)
           ASSERT_EQ(Got[I], In[uint16_t((I ^ M) + Off)]) << "work-item " << I;
       }
@@ -191,14 +183,14 @@ TEST_P(Gathers, EightAndOneByteElements) {
     InD[I] = double(I) * 1.25 - 100.0;
     InC[I] = uint8_t(I * 13 + 1);
   }
-  MemRef InDBuf(copyOf(InD)), InCBuf(copyOf(InC));
+  MemRef InDBuf(makeBufferFrom(InD)), InCBuf(makeBufferFrom(InC));
   for (size_t Local : localSizes(N))
     for (cl_uint M : {cl_uint(0), cl_uint(1), cl_uint(7), cl_uint(8),
                       cl_uint(63), cl_uint(64), cl_uint(1024)}) {
       SCOPED_TRACE(testing::Message() << "local size " << Local << " M " << M);
       std::vector<double> OutD(N, -1.0);
       std::vector<uint8_t> OutC(N, 0);
-      MemRef OutDBuf(copyOf(OutD)), OutCBuf(copyOf(OutC));
+      MemRef OutDBuf(makeBufferFrom(OutD)), OutCBuf(makeBufferFrom(OutC));
       ASSERT_CL_OK(clSetKernelArg(KD, 0, sizeof(cl_mem), &OutDBuf));
       ASSERT_CL_OK(clSetKernelArg(KD, 1, sizeof(cl_mem), &InDBuf));
       ASSERT_CL_OK(clSetKernelArg(KD, 2, sizeof(cl_uint), &M));
@@ -207,8 +199,10 @@ TEST_P(Gathers, EightAndOneByteElements) {
       ASSERT_CL_OK(clSetKernelArg(KC, 2, sizeof(cl_uint), &M));
       run(KD, N, Local);
       run(KC, N, Local);
-      std::vector<double> GotD = read<double>(OutDBuf, N);
-      std::vector<uint8_t> GotC = read<uint8_t>(OutCBuf, N);
+      std::vector<double> GotD(N);
+      ASSERT_CL_OK(readInto(OutDBuf, GotD));
+      std::vector<uint8_t> GotC(N);
+      ASSERT_CL_OK(readInto(OutCBuf, GotC));
       for (size_t I = 0; I < N; ++I) {
         ASSERT_EQ(GotD[I], InD[I ^ M] * 0.5) << "double work-item " << I;
         ASSERT_EQ(GotC[I], uint8_t(InC[I ^ M] + 1)) << "char work-item " << I;
@@ -229,11 +223,12 @@ TEST_P(Gathers, IntIndexWithLocalOffset) {
     for (size_t I = 0; I < A.size(); ++I)
       A[I] = float(int(I * 37 % 101) - 50);
     std::vector<float> B(N, -1.0f);
-    MemRef ABuf(copyOf(A)), BBuf(copyOf(B));
+    MemRef ABuf(makeBufferFrom(A)), BBuf(makeBufferFrom(B));
     ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &ABuf));
     ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &BBuf));
     run(K, N, Local);
-    std::vector<float> Got = read<float>(BBuf, N);
+    std::vector<float> Got(N);
+    ASSERT_CL_OK(readInto(BBuf, Got));
     for (size_t G = 0; G < Groups; ++G)
       for (size_t L = 0; L < Local; ++L) {
         // Small integers: the sum is exact in any order.

@@ -44,10 +44,8 @@ TEST_P(GroupGuards, Columns) {
     std::vector<float> In(size_t(C.N) * C.Rows), Out(C.N, -1.0f);
     for (size_t I = 0; I < In.size(); ++I)
       In[I] = float(I % 13) - 6.0f;
-    MemRef InBuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                            In.size() * sizeof(float), In.data()));
-    MemRef OutBuf(makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                             Out.size() * sizeof(float), Out.data()));
+    MemRef InBuf(makeBufferFrom(In, CL_MEM_READ_ONLY));
+    MemRef OutBuf(makeBufferFrom(Out));
     ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &InBuf));
     ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &OutBuf));
     ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(int), &C.N));
@@ -56,9 +54,7 @@ TEST_P(GroupGuards, Columns) {
     size_t Local = C.LX, Global = C.LX * C.Groups;
     ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, &Local,
                                         0, nullptr, nullptr));
-    ASSERT_CL_OK(clEnqueueReadBuffer(Queue, OutBuf, CL_TRUE, 0,
-                                     Out.size() * sizeof(float), Out.data(), 0,
-                                     nullptr, nullptr));
+    ASSERT_CL_OK(readInto(OutBuf, Out));
     std::vector<float> Ref(C.N, -1.0f);
     for (size_t G = 0; G < Global; ++G) {
       int Col = int(G % Local) * 2 + int(G / Local) * 2 * C.LX + C.Off;
@@ -94,17 +90,14 @@ TEST_P(GroupGuards, EndsOfIntRange) {
     const int Reps = 5;
     const size_t Local = 8, Global = 16;
     std::vector<cl_int> Out(Global, 99);
-    MemRef OutBuf(makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                             Out.size() * sizeof(cl_int), Out.data()));
+    MemRef OutBuf(makeBufferFrom(Out));
     ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &OutBuf));
     ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(int), &C.N));
     ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(int), &C.Off));
     ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(int), &Reps));
     ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, &Local,
                                         0, nullptr, nullptr));
-    ASSERT_CL_OK(clEnqueueReadBuffer(Queue, OutBuf, CL_TRUE, 0,
-                                     Out.size() * sizeof(cl_int), Out.data(), 0,
-                                     nullptr, nullptr));
+    ASSERT_CL_OK(readInto(OutBuf, Out));
     for (size_t G = 0; G < Global; ++G) {
       long long Col = (long long)(G % Local) + C.Off;
       cl_int Ref = -1;
@@ -130,16 +123,13 @@ TEST_P(GroupGuards, WrapPastIntMax) {
     const int Reps = 3;
     const size_t Local = 8, Global = 16;
     std::vector<cl_int> Out(Global, 99);
-    MemRef OutBuf(makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                             Out.size() * sizeof(cl_int), Out.data()));
+    MemRef OutBuf(makeBufferFrom(Out));
     ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &OutBuf));
     ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_uint), &Off));
     ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(int), &Reps));
     ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, &Local,
                                         0, nullptr, nullptr));
-    ASSERT_CL_OK(clEnqueueReadBuffer(Queue, OutBuf, CL_TRUE, 0,
-                                     Out.size() * sizeof(cl_int), Out.data(), 0,
-                                     nullptr, nullptr));
+    ASSERT_CL_OK(readInto(OutBuf, Out));
     for (size_t G = 0; G < Global; ++G) {
       uint64_t Sum = uint64_t(G % Local) + Off;
       int32_t Col = int32_t(uint32_t(Sum));
@@ -162,10 +152,8 @@ TEST_P(GroupGuards, BlockWithReturn) {
   std::vector<cl_int> In(size_t(W) * H * Depth), Out(size_t(W) * H, -7);
   for (size_t I = 0; I < In.size(); ++I)
     In[I] = cl_int(I % 5) - 2;
-  MemRef InBuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                          In.size() * sizeof(cl_int), In.data()));
-  MemRef OutBuf(makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                           Out.size() * sizeof(cl_int), Out.data()));
+  MemRef InBuf(makeBufferFrom(In, CL_MEM_READ_ONLY));
+  MemRef OutBuf(makeBufferFrom(Out));
   ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &InBuf));
   ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &OutBuf));
   ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(int), &W));
@@ -175,9 +163,7 @@ TEST_P(GroupGuards, BlockWithReturn) {
   size_t Local[2] = {8, 4}, Global[2] = {24, 12};
   ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 2, nullptr, Global, Local, 0,
                                       nullptr, nullptr));
-  ASSERT_CL_OK(clEnqueueReadBuffer(Queue, OutBuf, CL_TRUE, 0,
-                                   Out.size() * sizeof(cl_int), Out.data(), 0,
-                                   nullptr, nullptr));
+  ASSERT_CL_OK(readInto(OutBuf, Out));
   for (int Y = 0; Y < H; ++Y)
     for (int X = 0; X < W; ++X) {
       cl_int Acc = 0;
@@ -198,10 +184,8 @@ TEST_P(GroupGuards, TilesWithBarriers) {
     std::vector<float> In(size_t(N) * Rows), Out(N, 0.5f);
     for (size_t I = 0; I < In.size(); ++I)
       In[I] = float(I % 11) - 4.0f;
-    MemRef InBuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                            In.size() * sizeof(float), In.data()));
-    MemRef OutBuf(makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                             Out.size() * sizeof(float), Out.data()));
+    MemRef InBuf(makeBufferFrom(In, CL_MEM_READ_ONLY));
+    MemRef OutBuf(makeBufferFrom(Out));
     ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &InBuf));
     ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &OutBuf));
     ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(int), &N));
@@ -210,9 +194,7 @@ TEST_P(GroupGuards, TilesWithBarriers) {
     size_t Local = LX, Global = size_t(LX) * 7;
     ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, &Local,
                                         0, nullptr, nullptr));
-    ASSERT_CL_OK(clEnqueueReadBuffer(Queue, OutBuf, CL_TRUE, 0,
-                                     Out.size() * sizeof(float), Out.data(), 0,
-                                     nullptr, nullptr));
+    ASSERT_CL_OK(readInto(OutBuf, Out));
     const int Whole = N / LX * LX;
     for (int Col = 0; Col < N; ++Col) {
       float S = 0.0f;

@@ -50,12 +50,9 @@ TEST_P(Interchange, TnTiles) {
     for (size_t I = 0; I < B.size(); ++I)
       B[I] = double(int(I * 5 % 9) - 4);
     std::vector<double> Out(size_t(C.M) * C.N, -1000.0);
-    MemRef ABuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                           A.size() * sizeof(double), A.data()));
-    MemRef BBuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                           B.size() * sizeof(double), B.data()));
-    MemRef CBuf(makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                           Out.size() * sizeof(double), Out.data()));
+    MemRef ABuf(makeBufferFrom(A, CL_MEM_READ_ONLY));
+    MemRef BBuf(makeBufferFrom(B, CL_MEM_READ_ONLY));
+    MemRef CBuf(makeBufferFrom(Out));
     ASSERT_CL_OK(clSetKernelArg(Kern, 0, sizeof(int), &C.M));
     ASSERT_CL_OK(clSetKernelArg(Kern, 1, sizeof(int), &C.N));
     ASSERT_CL_OK(clSetKernelArg(Kern, 2, sizeof(int), &C.K));
@@ -70,9 +67,7 @@ TEST_P(Interchange, TnTiles) {
     }
     ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, Kern, 2, nullptr, Global, Local,
                                         0, nullptr, nullptr));
-    ASSERT_CL_OK(clEnqueueReadBuffer(Queue, CBuf, CL_TRUE, 0,
-                                     Out.size() * sizeof(double), Out.data(), 0,
-                                     nullptr, nullptr));
+    ASSERT_CL_OK(readInto(CBuf, Out));
     for (int M = 0; M < C.M; ++M)
       for (int N = 0; N < C.N; ++N) {
         double Ref = 0.0;
@@ -106,10 +101,8 @@ TEST_P(Interchange, StridedRows) {
     for (size_t I = 0; I < In.size(); ++I)
       In[I] = float(int(I * 3 % 17) - 8);
     std::vector<float> Out(size_t(C.Width) * C.Height, -1000.0f);
-    MemRef InBuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                            In.size() * sizeof(float), In.data()));
-    MemRef OutBuf(makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                             Out.size() * sizeof(float), Out.data()));
+    MemRef InBuf(makeBufferFrom(In, CL_MEM_READ_ONLY));
+    MemRef OutBuf(makeBufferFrom(Out));
     ASSERT_CL_OK(clSetKernelArg(Kern, 0, sizeof(cl_mem), &InBuf));
     ASSERT_CL_OK(clSetKernelArg(Kern, 1, sizeof(cl_mem), &OutBuf));
     ASSERT_CL_OK(clSetKernelArg(Kern, 2, sizeof(int), &Stride));
@@ -123,9 +116,7 @@ TEST_P(Interchange, StridedRows) {
     }
     ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, Kern, 2, nullptr, Global, Local,
                                         0, nullptr, nullptr));
-    ASSERT_CL_OK(clEnqueueReadBuffer(Queue, OutBuf, CL_TRUE, 0,
-                                     Out.size() * sizeof(float), Out.data(), 0,
-                                     nullptr, nullptr));
+    ASSERT_CL_OK(readInto(OutBuf, Out));
     for (int Y = 0; Y < C.Height; ++Y)
       for (int X = 0; X < C.Width; ++X) {
         float Ref = 0.0f;

@@ -70,8 +70,7 @@ TEST_P(PrivateArrays, ArrayIndexedByData) {
   ASSERT_NE(K.get(), nullptr);
   const size_t N = 100;
   std::vector<uint32_t> In = pseudoRandomWords(N * 8, 5), Out(N, 0xdeadbeef);
-  MemRef InBuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                          In.size() * sizeof(uint32_t), In.data()));
+  MemRef InBuf(makeBufferFrom(In, CL_MEM_READ_ONLY));
   MemRef OutBuf(makeBuffer(CL_MEM_WRITE_ONLY, N * sizeof(uint32_t)));
   ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &OutBuf));
   ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &InBuf));

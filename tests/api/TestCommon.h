@@ -417,6 +417,20 @@ protected:
     return M;
   }
 
+  /// A buffer holding a copy of Host (CL_MEM_COPY_HOST_PTR added to Flags).
+  template <typename T>
+  cl_mem makeBufferFrom(const std::vector<T> &Host,
+                        cl_mem_flags Flags = CL_MEM_READ_WRITE) {
+    return makeBuffer(Flags | CL_MEM_COPY_HOST_PTR, Host.size() * sizeof(T),
+                      const_cast<T *>(Host.data()));
+  }
+
+  /// Reads Out.size() elements from the start of Buf into Out, blocking.
+  template <typename T> cl_int readInto(cl_mem Buf, std::vector<T> &Out) {
+    return clEnqueueReadBuffer(Queue, Buf, CL_TRUE, 0, Out.size() * sizeof(T),
+                               Out.data(), 0, nullptr, nullptr);
+  }
+
   /// Runs K(global uint *Out, global const uint *In, local uint *Scratch,
   /// int P0, int P1) — the signature of the barrier and loop suites — over
   /// In.size() work-items in groups of Local, with Local words of scratch,
@@ -454,14 +468,9 @@ protected:
                                    const size_t Global[2],
                                    const size_t Local[2]) {
     std::vector<float> C(size_t(M) * N, -99.0f);
-    MemRef ABuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                           A.size() * sizeof(float),
-                           const_cast<float *>(A.data())));
-    MemRef BBuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                           B.size() * sizeof(float),
-                           const_cast<float *>(B.data())));
-    MemRef CBuf(makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                           C.size() * sizeof(float), C.data()));
+    MemRef ABuf(makeBufferFrom(A, CL_MEM_READ_ONLY));
+    MemRef BBuf(makeBufferFrom(B, CL_MEM_READ_ONLY));
+    MemRef CBuf(makeBufferFrom(C));
     EXPECT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_int), &M));
     EXPECT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_int), &N));
     EXPECT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_int), &Depth));
@@ -470,9 +479,7 @@ protected:
     EXPECT_CL_OK(clSetKernelArg(K, 5, sizeof(cl_mem), &CBuf));
     EXPECT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 2, nullptr, Global, Local, 0,
                                         nullptr, nullptr));
-    EXPECT_CL_OK(clEnqueueReadBuffer(Queue, CBuf, CL_TRUE, 0,
-                                     C.size() * sizeof(float), C.data(), 0,
-                                     nullptr, nullptr));
+    EXPECT_CL_OK(readInto(CBuf, C));
     return C;
   }
 
