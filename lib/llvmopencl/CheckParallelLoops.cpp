@@ -30,6 +30,12 @@
 // A loop that is not innermost here is never vectorized (no outer-loop
 // vectorization in the default pipeline), so its annotation is harmless.
 //
+// Before that, loads of a loop-invariant address that O3 recreated without
+// their access groups (VectorCombine scalarizing a uniform vector load whose
+// lanes are only extracted) get the loop's groups back, unless a store of
+// the loop lacks them as well (LowerLocalAtomics) or the load reads private
+// memory: one such load kept CLBlast's double Xgemm compute loop scalar.
+//
 // A kept loop of fewer than 16 constant trips (a local size under 16 in x)
 // also gets llvm.loop.vectorize.enable: the vectorizer would otherwise
 // treat it as code to optimize for size and refuse every run-time check,
@@ -108,6 +114,43 @@ bool isTinyLoop(const Loop &L, ScalarEvolution &SE) {
   return Trips > 1 && Trips < TinyTripCount;
 }
 
+/// Gives back the loop's access groups to the loads of a loop-invariant
+/// address that O3 made without them; returns how many. VectorCombine
+/// scalarizes a loaded vector whose lanes are only extracted (CLBlast's
+/// double4 of B, the same for every work-item) into loads of its elements
+/// with no metadata, and one access outside the groups keeps the loop
+/// scalar. Reading an address no work-item of the loop writes is parallel;
+/// one another work-item writes between barriers is a race. Not when a
+/// store of the loop lacks the groups too: LowerLocalAtomics leaves its
+/// load/store pairs out on purpose (work-items updating one bin depend on
+/// each other). Private memory is one alloca for every work-item in turn,
+/// so its loads are never given the groups.
+unsigned restoreInvariantLoadGroups(Loop &L) {
+  MDNode *Groups = nullptr;
+  SmallVector<LoadInst *, 16> Untagged;
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB) {
+      if (!I.mayReadOrWriteMemory())
+        continue;
+      if (MDNode *G = I.getMetadata(LLVMContext::MD_access_group)) {
+        Groups = Groups ? Groups : G;
+        continue;
+      }
+      auto *Load = dyn_cast<LoadInst>(&I);
+      if (isa<StoreInst>(I) || I.isAtomic())
+        return 0;
+      if (Load && Load->isSimple() &&
+          L.isLoopInvariant(Load->getPointerOperand()) &&
+          !accessesPrivateAlloca(*Load))
+        Untagged.push_back(Load);
+    }
+  if (!Groups)
+    return 0;
+  for (LoadInst *Load : Untagged)
+    Load->setMetadata(LLVMContext::MD_access_group, Groups);
+  return Untagged.size();
+}
+
 } // namespace
 
 PreservedAnalyses CheckParallelLoopsPass::run(Function &F,
@@ -117,10 +160,11 @@ PreservedAnalyses CheckParallelLoopsPass::run(Function &F,
     return PreservedAnalyses::all();
   AAResults &AA = AM.getResult<AAManager>(F);
   ScalarEvolution &SE = AM.getResult<ScalarEvolutionAnalysis>(F);
-  unsigned Kept = 0, Dropped = 0, Forced = 0;
+  unsigned Kept = 0, Dropped = 0, Forced = 0, Restored = 0;
   for (Loop *L : LI.getLoopsInPreorder()) {
     if (!isInnermostParallelLoop(*L))
       continue;
+    Restored += restoreInvariantLoadGroups(*L);
     auto Apart = [&](Instruction &S, Instruction &I) {
       return provedApart(S, I, AA, SE);
     };
@@ -141,9 +185,11 @@ PreservedAnalyses CheckParallelLoopsPass::run(Function &F,
              "%s: %u innermost work-item loops keep their parallel "
              "annotation (%u of fewer than %u trips asked to vectorize), %u "
              "left to LLVM's dependence analysis (a work-item may reload "
-             "what it stored)",
-             F.getName().str().c_str(), Kept, Forced, TinyTripCount, Dropped);
-  if (!Dropped && !Forced)
+             "what it stored), %u loads of invariant addresses given back "
+             "their access groups",
+             F.getName().str().c_str(), Kept, Forced, TinyTripCount, Dropped,
+             Restored);
+  if (!Dropped && !Forced && !Restored)
     return PreservedAnalyses::all();
   PreservedAnalyses PA;
   PA.preserveSet<CFGAnalyses>();

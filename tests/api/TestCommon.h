@@ -462,12 +462,12 @@ protected:
   /// float *B, global float *C) — the signature of the tiled matrix-product
   /// kernels — over Global in groups of Local and returns C, M * N floats
   /// (-99 where nothing was written).
-  std::vector<float> runGemmKernel(cl_kernel K, cl_int M, cl_int N,
-                                   cl_int Depth, const std::vector<float> &A,
-                                   const std::vector<float> &B,
-                                   const size_t Global[2],
-                                   const size_t Local[2]) {
-    std::vector<float> C(size_t(M) * N, -99.0f);
+  template <typename T>
+  std::vector<T> runGemmKernel(cl_kernel K, cl_int M, cl_int N, cl_int Depth,
+                               const std::vector<T> &A,
+                               const std::vector<T> &B, const size_t Global[2],
+                               const size_t Local[2]) {
+    std::vector<T> C(size_t(M) * N, T(-99));
     MemRef ABuf(makeBufferFrom(A, CL_MEM_READ_ONLY));
     MemRef BBuf(makeBufferFrom(B, CL_MEM_READ_ONLY));
     MemRef CBuf(makeBufferFrom(C));

@@ -21,45 +21,63 @@ using namespace weft_test;
 
 namespace {
 
-class VectorMadGemm : public DeviceTest {};
-
 struct Shape {
   int LX, LY, VWM, VWN;
 };
 
+class VectorMadGemm : public DeviceTest {
+protected:
+  template <typename T> void checkShape(Shape S);
+};
+
+/// Builds vmad_gemm for S with elements of type T, runs it on 3 x 2 groups
+/// and 4 tiles of 16 rows of k, and compares with the host's product.
+template <typename T> void VectorMadGemm::checkShape(Shape S) {
+  std::string Options =
+      "-DLX=" + std::to_string(S.LX) + " -DLY=" + std::to_string(S.LY) +
+      " -DVWM=" + std::to_string(S.VWM) + " -DVWN=" + std::to_string(S.VWN);
+  if (sizeof(T) == sizeof(double))
+    Options += " -DUSE_DOUBLE";
+  SCOPED_TRACE(Options);
+  KernelRef K(
+      makeKernel(kernelSource("vector_mad_gemm.cl"), "vmad_gemm", Options));
+  ASSERT_NE(K.get(), nullptr);
+  const size_t GX = 3, GY = 2;
+  const cl_int M = cl_int(GX * S.LX * S.VWM), N = cl_int(GY * S.LY * S.VWN),
+               Kd = 64;
+  std::vector<T> A(size_t(Kd) * M), B(size_t(Kd) * N);
+  for (size_t I = 0; I < A.size(); ++I)
+    A[I] = T(int(I * 7 % 13) - 6);
+  for (size_t I = 0; I < B.size(); ++I)
+    B[I] = T(int(I * 5 % 11) - 5);
+  const size_t Local[2] = {size_t(S.LX), size_t(S.LY)},
+               Global[2] = {GX * S.LX, GY * S.LY};
+  std::vector<T> C = runGemmKernel(K, M, N, Kd, A, B, Global, Local);
+  if (HasFailure())
+    return;
+  for (cl_int Row = 0; Row < N; ++Row)
+    for (cl_int Col = 0; Col < M; ++Col) {
+      T Sum = 0;
+      for (cl_int Kk = 0; Kk < Kd; ++Kk)
+        Sum += A[size_t(Kk) * M + Col] * B[size_t(Kk) * N + Row];
+      ASSERT_EQ(C[size_t(Row) * M + Col], Sum)
+          << "row " << Row << " column " << Col;
+    }
+}
+
 TEST_P(VectorMadGemm, MatchesHostProduct) {
   for (Shape S : {Shape{8, 16, 4, 2}, Shape{4, 8, 4, 4}, Shape{16, 4, 2, 4},
-                  Shape{8, 8, 2, 2}, Shape{16, 2, 4, 2}}) {
-    std::string Options =
-        "-DLX=" + std::to_string(S.LX) + " -DLY=" + std::to_string(S.LY) +
-        " -DVWM=" + std::to_string(S.VWM) + " -DVWN=" + std::to_string(S.VWN);
-    SCOPED_TRACE(Options);
-    KernelRef K(
-        makeKernel(kernelSource("vector_mad_gemm.cl"), "vmad_gemm", Options));
-    ASSERT_NE(K.get(), nullptr);
-    // 3 x 2 groups, 4 tiles of 16 rows of k.
-    const size_t GX = 3, GY = 2;
-    const cl_int M = cl_int(GX * S.LX * S.VWM), N = cl_int(GY * S.LY * S.VWN),
-                 Kd = 64;
-    std::vector<float> A(size_t(Kd) * M), B(size_t(Kd) * N);
-    for (size_t I = 0; I < A.size(); ++I)
-      A[I] = float(int(I * 7 % 13) - 6);
-    for (size_t I = 0; I < B.size(); ++I)
-      B[I] = float(int(I * 5 % 11) - 5);
-    const size_t Local[2] = {size_t(S.LX), size_t(S.LY)},
-                 Global[2] = {GX * S.LX, GY * S.LY};
-    std::vector<float> C = runGemmKernel(K, M, N, Kd, A, B, Global, Local);
-    if (HasFailure())
-      return;
-    for (cl_int Row = 0; Row < N; ++Row)
-      for (cl_int Col = 0; Col < M; ++Col) {
-        float Sum = 0.0f;
-        for (cl_int Kk = 0; Kk < Kd; ++Kk)
-          Sum += A[size_t(Kk) * M + Col] * B[size_t(Kk) * N + Row];
-        ASSERT_EQ(C[size_t(Row) * M + Col], Sum)
-            << "row " << Row << " column " << Col;
-      }
-  }
+                  Shape{8, 8, 2, 2}, Shape{16, 2, 4, 2}})
+    checkShape<float>(S);
+}
+
+// CLBlast's DGEMM shape (16 x 8 groups, a scalar of A, a double4 of B the
+// same for every work-item in x): O3 loads B's lanes one by one without
+// the loop's access groups, which CheckParallelLoops gives back.
+TEST_P(VectorMadGemm, MatchesHostProductInDoubles) {
+  for (Shape S : {Shape{16, 8, 1, 4}, Shape{8, 8, 1, 2}, Shape{8, 16, 2, 4},
+                  Shape{16, 4, 4, 2}})
+    checkShape<double>(S);
 }
 
 } // namespace

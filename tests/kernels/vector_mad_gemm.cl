@@ -7,7 +7,10 @@
 // vectors, which RevectorizeWorkItemLoops rebuilds from the per-component
 // code and WidenWorkItemLoops runs several work-items per register.
 //
-// C[n][m] = sum over k of A[k][m] * B[k][n], all three row-major in floats;
+// C[n][m] = sum over k of A[k][m] * B[k][n], all three row-major in floats
+// (doubles with -DUSE_DOUBLE, where VWM may also be 1: CLBlast's DGEMM
+// shape, a scalar of A times a double4 of B that is the same for every
+// work-item in x, whose lanes O3 loads one by one);
 // work-item (x, y) of group (gx, gy) computes the realM at column
 // gx * LX + x of the VWN rows (gy * LY + y) * VWN + w of C.
 
@@ -25,29 +28,43 @@
 #endif
 #define KWG 16
 
+#ifdef USE_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double real;
+typedef double2 real2;
+typedef double4 real4;
+#else
+typedef float real;
+typedef float2 real2;
+typedef float4 real4;
+#endif
+
 #if VWM == 4
-typedef float4 realM;
+typedef real4 realM;
 #define MADM(c, a, s)                                                          \
   c.x = mad(a.x, s, c.x);                                                      \
   c.y = mad(a.y, s, c.y);                                                      \
   c.z = mad(a.z, s, c.z);                                                      \
   c.w = mad(a.w, s, c.w)
-#else
-typedef float2 realM;
+#elif VWM == 2
+typedef real2 realM;
 #define MADM(c, a, s)                                                          \
   c.x = mad(a.x, s, c.x);                                                      \
   c.y = mad(a.y, s, c.y)
+#else
+typedef real realM;
+#define MADM(c, a, s) c = mad(a, s, c)
 #endif
 
 #if VWN == 4
-typedef float4 realN;
+typedef real4 realN;
 #define MADN(c, a, b)                                                          \
   MADM(c[0], a, b.x);                                                          \
   MADM(c[1], a, b.y);                                                          \
   MADM(c[2], a, b.z);                                                          \
   MADM(c[3], a, b.w)
 #else
-typedef float2 realN;
+typedef real2 realN;
 #define MADN(c, a, b)                                                          \
   MADM(c[0], a, b.x);                                                          \
   MADM(c[1], a, b.y)
@@ -64,7 +81,7 @@ void vmad_gemm(int M, int N, int K, __global const realM *A,
   const int Md = M / VWM, Nd = N / VWN;
   realM cpm[VWN];
   for (int w = 0; w < VWN; ++w)
-    cpm[w] = (realM)(0.0f);
+    cpm[w] = (realM)(0);
   for (int kt = 0; kt < K; kt += KWG) {
     for (int k = y; k < KWG; k += LY)
       alm[k * LX + x] = A[(kt + k) * Md + get_group_id(0) * LX + x];
