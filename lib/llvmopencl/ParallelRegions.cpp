@@ -62,6 +62,7 @@
 
 #include "weft/debug.h"
 
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -297,30 +298,81 @@ BarrierGraph formRegions(Function &F) {
   return G;
 }
 
-/// Whether a load of the demoted value A is reachable from a barrier before
-/// a store to A overwrites it: then each work-item needs its own copy.
-bool isDemotedValueLiveAcrossBarrier(AllocaInst *A, const BarrierGraph &G) {
-  for (BasicBlock *Barrier : G.Barriers) {
-    SmallPtrSet<BasicBlock *, 32> Seen;
-    SmallVector<BasicBlock *, 16> Work(successors(Barrier));
-    while (!Work.empty()) {
-      BasicBlock *BB = Work.pop_back_val();
-      if (!Seen.insert(BB).second)
-        continue;
-      bool Killed = false;
-      for (Instruction &I : *BB) {
-        if (auto *L = dyn_cast<LoadInst>(&I); L && L->getPointerOperand() == A)
-          return true;
-        if (auto *S = dyn_cast<StoreInst>(&I); S && S->getPointerOperand() == A) {
-          Killed = true;
-          break;
-        }
-      }
-      if (!Killed)
-        Work.append(succ_begin(BB), succ_end(BB));
+/// The demoted values live across some barrier: those a load reads, on a
+/// path from a barrier, before a store overwrites them; each work-item
+/// then needs its own copy. One backward liveness pass over the blocks for
+/// all of them at once (CLBlast's kernels demote thousands of values, and
+/// a search per value and barrier took seconds per program).
+SmallPtrSet<AllocaInst *, 32>
+demotedValuesLiveAcrossBarriers(Function &F,
+                                const SmallPtrSetImpl<AllocaInst *> &Demoted,
+                                const BarrierGraph &G) {
+  DenseMap<const AllocaInst *, unsigned> Index;
+  SmallVector<AllocaInst *, 64> Values;
+  for (Instruction &I : F.getEntryBlock())
+    if (auto *A = dyn_cast<AllocaInst>(&I); A && Demoted.count(A)) {
+      Index[A] = Values.size();
+      Values.push_back(A);
     }
+  // Per block: the values read before any store (Used) and those stored
+  // (Killed); live in = Used | (live out & ~Killed).
+  DenseMap<const BasicBlock *, unsigned> Number;
+  SmallVector<BasicBlock *, 64> Blocks;
+  for (BasicBlock &BB : F) {
+    Number[&BB] = Blocks.size();
+    Blocks.push_back(&BB);
   }
-  return false;
+  const unsigned N = Values.size();
+  SmallVector<BitVector, 64> Used(Blocks.size(), BitVector(N)),
+      Killed(Blocks.size(), BitVector(N)), LiveIn(Blocks.size(), BitVector(N));
+  auto IndexOf = [&](Value *Ptr) -> int {
+    auto *A = dyn_cast<AllocaInst>(Ptr);
+    auto It = A ? Index.find(A) : Index.end();
+    return It == Index.end() ? -1 : int(It->second);
+  };
+  for (unsigned B = 0; B < Blocks.size(); ++B)
+    for (Instruction &I : *Blocks[B]) {
+      if (auto *L = dyn_cast<LoadInst>(&I)) {
+        if (int V = IndexOf(L->getPointerOperand()); V >= 0 && !Killed[B][V])
+          Used[B].set(V);
+      } else if (auto *S = dyn_cast<StoreInst>(&I)) {
+        if (int V = IndexOf(S->getPointerOperand()); V >= 0 && !Used[B][V])
+          Killed[B].set(V);
+      }
+    }
+  // Iterate to the fixed point, a block again whenever a successor's live
+  // in grew.
+  SmallVector<unsigned, 64> Work;
+  SmallVector<bool, 64> Queued(Blocks.size(), true);
+  for (unsigned B = Blocks.size(); B-- > 0;)
+    Work.push_back(B);
+  BitVector LiveOut(N);
+  while (!Work.empty()) {
+    unsigned B = Work.pop_back_val();
+    Queued[B] = false;
+    LiveOut.reset();
+    for (BasicBlock *Succ : successors(Blocks[B]))
+      LiveOut |= LiveIn[Number[Succ]];
+    BitVector In = LiveOut;
+    In.reset(Killed[B]);
+    In |= Used[B];
+    if (In == LiveIn[B])
+      continue;
+    LiveIn[B] = std::move(In);
+    for (BasicBlock *Pred : predecessors(Blocks[B]))
+      if (unsigned P = Number[Pred]; !Queued[P]) {
+        Queued[P] = true;
+        Work.push_back(P);
+      }
+  }
+  BitVector Live(N);
+  for (BasicBlock *Barrier : G.Barriers)
+    for (BasicBlock *Succ : successors(Barrier))
+      Live |= LiveIn[Number[Succ]];
+  SmallPtrSet<AllocaInst *, 32> Result;
+  for (unsigned V : Live.set_bits())
+    Result.insert(Values[V]);
+  return Result;
 }
 
 /// The blocks where memory based on A is used; false when A's address
@@ -428,12 +480,14 @@ uint64_t formContextArrays(Function &F, const BarrierGraph &G,
                            SmallVectorImpl<ContextValue> &Values) {
   const DataLayout &DL = F.getParent()->getDataLayout();
   SmallVector<AllocaInst *, 16> Context;
+  SmallPtrSet<AllocaInst *, 32> LiveDemoted =
+      demotedValuesLiveAcrossBarriers(F, Demoted, G);
   for (Instruction &I : F.getEntryBlock()) {
     auto *A = dyn_cast<AllocaInst>(&I);
     if (!A || !A->getAllocationSize(DL) ||
         A->getAllocationSize(DL)->isScalable())
       continue;
-    bool Live = Demoted.count(A) ? isDemotedValueLiveAcrossBarrier(A, G)
+    bool Live = Demoted.count(A) ? LiveDemoted.count(A) != 0
                                  : isMemoryLiveAcrossBarrier(A, G);
     if (Live)
       Context.push_back(A);
