@@ -38,7 +38,7 @@
 //    count is itself left to the unroller, which makes the work-item loop
 //    innermost at no cost; so is a loop of up to 32 trips that carries a
 //    per-work-item value (an accumulator), loads memory (a tile; not a
-//    mad chain, which stays horizontal) and unrolls within 4096
+//    mad chain, which stays horizontal) and unrolls within 8192
 //    instructions (llvm.loop.unroll.full): made horizontal, each trip's
 //    work-item loop would reload and store those values through context
 //    arrays (CLBlast's Xgemm: 8 accumulators every 2 of its 32 k-steps),
@@ -106,9 +106,12 @@ namespace {
 constexpr unsigned SmallTripCount = 8;
 /// A loop with up to this many trips that carries per-work-item values is
 /// fully unrolled instead, if its unrolled body stays within
-/// UnrollBudget instructions.
+/// UnrollBudget instructions: half of LLVM's threshold for
+/// llvm.loop.unroll.full, and room for CLBlast's Xgemm as it is tuned for
+/// Intel CPUs (17 trips of 410 instructions in floats, 366 in halves;
+/// horizontal, SGEMM ran 25% and HGEMM 13x slower).
 constexpr unsigned CarryingTripCount = 32;
-constexpr unsigned UnrollBudget = 4096;
+constexpr unsigned UnrollBudget = 8192;
 
 enum class Decision {
   Chosen,   ///< gets implicit barriers
