@@ -27,8 +27,7 @@
 // When: both loops carry llvm.loop.parallel_accesses and every memory
 // access of the body is annotated for both; they form a perfect nest (the
 // outer header holds only its counter, the outer latch only the step and
-// test); no other value crosses an iteration (one used after the nest, like
-// the region's next barrier, is the last work-item's either way); the body
+// test); no other value crosses an iteration or leaves the nest; the body
 // has no atomics, fences, volatile or private-alloca accesses, and no call
 // that touches memory or has side effects (a barrier cannot be inside a
 // region). The cost is SCEV's stride of each access's address over x and
@@ -39,16 +38,8 @@
 // loops are swapped when the y order costs at most half the x order and
 // the y loop runs at least as many trips as the x loop (a short y loop
 // would fill fewer lanes). Accesses that are consecutive in x and strided
-// in y count against the swap.
-//
-// ParallelRegions's context slots are such accesses, but only because it
-// numbers the work-items x fastest. Where the nests that run y innermost
-// touch the slots more than the others, the pass numbers them y fastest
-// instead, rewriting every context index of the function (the numbering
-// is the function's, not a nest's): it costs the slots apart, lets each
-// nest take its better order under either numbering, and keeps the
-// cheaper whole. WEFT_INTERCHANGE=0 turns the pass off,
-// WEFT_SLOTS_Y_FIRST=0 only the renumbering.
+// in y, like ParallelRegions's context slots, count against the swap.
+// WEFT_INTERCHANGE=0 turns the pass off.
 //
 //===----------------------------------------------------------------------===//
 #include "InterchangeWorkItemLoops.h"
@@ -62,13 +53,10 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Constants.h"
-#include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/PatternMatch.h"
 #include "llvm/Transforms/Scalar/SROA.h"
-#include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 
 #include <optional>
@@ -81,8 +69,6 @@ using namespace llvm::PatternMatch;
 namespace weft {
 
 bool workItemInterchangeEnabled() { return switchEnabled("WEFT_INTERCHANGE"); }
-
-bool yFirstSlotsEnabled() { return switchEnabled("WEFT_SLOTS_Y_FIRST"); }
 
 namespace {
 
@@ -160,11 +146,15 @@ bool isPerfectNest(const CountingLoop &Outer, const CountingLoop &Inner) {
       Outer.bound()->getType() != Inner.bound()->getType())
     return false;
   // A phi besides the counter carries a value from one work-item to the
-  // next. A value used after the nest is the last work-item's, (LX - 1,
-  // LY - 1) in either order (the region's next barrier, which all agree on).
+  // next; a value used after the nest is some work-item's.
   for (PHINode &Phi : IL->getHeader()->phis())
     if (&Phi != Inner.Id)
       return false;
+  for (BasicBlock *BB : IL->blocks())
+    for (Instruction &I : *BB)
+      for (User *U : I.users())
+        if (!IL->contains(cast<Instruction>(U)))
+          return false;
   for (User *U : Outer.Id->users())
     if (U != Outer.Next && !IL->contains(cast<Instruction>(U)))
       return false;
@@ -362,16 +352,11 @@ uint64_t gatherCost(ArrayRef<Access> Accesses, const Loop *Dim,
 }
 
 /// The loads and stores of the work-item loop Inner's body, with the trips
-/// of the kernel loops around each inside Inner; context slot accesses
-/// (Slots) are left out: what they cost depends on the numbering of the
-/// work-items, which is chosen for the whole function.
-SmallVector<Access, 64>
-collectAccesses(Loop *Inner, LoopInfo &LI, ScalarEvolution &SE,
-                const SmallPtrSetImpl<Instruction *> &Slots,
-                uint64_t &SlotCost) {
+/// of the kernel loops around each inside Inner.
+SmallVector<Access, 64> collectAccesses(Loop *Inner, LoopInfo &LI,
+                                        ScalarEvolution &SE) {
   const DataLayout &DL = Inner->getHeader()->getDataLayout();
   SmallVector<Access, 64> Accesses;
-  SlotCost = 0;
   for (BasicBlock *BB : Inner->blocks()) {
     uint64_t Trips = 1;
     for (Loop *M = LI.getLoopFor(BB); M != Inner; M = M->getParentLoop()) {
@@ -382,10 +367,6 @@ collectAccesses(Loop *Inner, LoopInfo &LI, ScalarEvolution &SE,
       Value *Ptr = getLoadStorePointerOperand(&I);
       if (!Ptr)
         continue;
-      if (Slots.count(&I)) {
-        SlotCost += Trips * (isa<StoreInst>(I) ? ScatterCost : 1);
-        continue;
-      }
       Accesses.push_back(
           {&I, SE.getSCEV(Ptr),
            static_cast<int64_t>(DL.getTypeStoreSize(getLoadStoreType(&I))),
@@ -395,59 +376,27 @@ collectAccesses(Loop *Inner, LoopInfo &LI, ScalarEvolution &SE,
   return Accesses;
 }
 
-/// The trips of the kernel loops around L (work-item loops count once).
-uint64_t tripsAround(const Loop *L, ScalarEvolution &SE) {
-  uint64_t Trips = 1;
-  for (Loop *M = L->getParentLoop(); M; M = M->getParentLoop())
-    if (!isWorkItemLoop(M)) {
-      unsigned T = SE.getSmallConstantTripCount(M);
-      Trips = std::min<uint64_t>(Trips * (T ? T : UnknownTrips), 1u << 20);
-    }
-  return Trips;
-}
-
-/// A y/x nest that may run either way round, and what each order costs.
-/// The context slots are consecutive across the dimension the numbering
-/// puts fastest and a gather (scatter) across the other.
-struct Nest {
-  CountingLoop Outer, Inner;
-  uint64_t CostX = 0, CostY = 0; ///< gathers across x / y, slots left out
-  uint64_t Slots = 0;            ///< the slot accesses as gathers
-  uint64_t Weight = 1;           ///< trips of the kernel loops around it
-  bool YNotShorter = true;       ///< y runs at least as many trips as x
-
-  /// Whether y should run innermost under the numbering YFirst: when it
-  /// costs at most half as much, or when only the slots tell the two
-  /// orders apart and y is cheaper.
-  bool swaps(bool YFirst) const {
-    if (!YNotShorter)
-      return false;
-    uint64_t X = CostX + (YFirst ? Slots : 0);
-    uint64_t Y = CostY + (YFirst ? 0 : Slots);
-    return X && (2 * Y <= X || (CostX == CostY && Y < X));
-  }
-  uint64_t cost(bool YFirst) const {
-    bool Swap = swaps(YFirst);
-    uint64_t X = CostX + (YFirst ? Slots : 0);
-    uint64_t Y = CostY + (YFirst ? 0 : Slots);
-    return Weight * (Swap ? Y : X);
-  }
-};
-
-Nest measureNest(const CountingLoop &Outer, const CountingLoop &Inner,
-                 LoopInfo &LI, ScalarEvolution &SE,
-                 const SmallPtrSetImpl<Instruction *> &Slots) {
-  Nest N{Outer, Inner};
+/// Whether running y innermost pays: y's gathers cost at most half of x's,
+/// and y has at least as many trips as x (when both are constants).
+bool interchangePays(const CountingLoop &Outer, const CountingLoop &Inner,
+                     LoopInfo &LI, ScalarEvolution &SE, StringRef FName) {
   auto *OuterTrips = dyn_cast<ConstantInt>(Outer.bound());
   auto *InnerTrips = dyn_cast<ConstantInt>(Inner.bound());
-  N.YNotShorter = !(OuterTrips && InnerTrips &&
-                    OuterTrips->getZExtValue() < InnerTrips->getZExtValue());
-  SmallVector<Access, 64> Accesses =
-      collectAccesses(Inner.L, LI, SE, Slots, N.Slots);
-  N.CostX = gatherCost(Accesses, Inner.L, SE);
-  N.CostY = gatherCost(Accesses, Outer.L, SE);
-  N.Weight = tripsAround(Outer.L, SE);
-  return N;
+  if (OuterTrips && InnerTrips &&
+      OuterTrips->getZExtValue() < InnerTrips->getZExtValue())
+    return false;
+  SmallVector<Access, 64> Accesses = collectAccesses(Inner.L, LI, SE);
+  uint64_t CostX = gatherCost(Accesses, Inner.L, SE);
+  if (!CostX)
+    return false;
+  uint64_t CostY = gatherCost(Accesses, Outer.L, SE);
+  WEFT_LOG(DebugCompile,
+           "%s: work-item loop %s: gathers across x %llu, across y %llu%s",
+           FName.str().c_str(), Inner.L->getHeader()->getName().str().c_str(),
+           static_cast<unsigned long long>(CostX),
+           static_cast<unsigned long long>(CostY),
+           2 * CostY <= CostX ? ": y innermost" : "");
+  return 2 * CostY <= CostX;
 }
 
 /// Swaps the roles of the two counters and of the two bounds: the inner
@@ -473,108 +422,6 @@ void interchange(const CountingLoop &Outer, const CountingLoop &Inner) {
   Inner.Id->setName(OuterName + ".inner");
 }
 
-/// ParallelRegions's context index `(Z * LY + Y) * LX + X` taken apart.
-struct ContextIndexTerms {
-  Value *X, *Y, *Z;
-  ConstantInt *LX, *LY;
-};
-
-std::optional<ContextIndexTerms> matchContextIndex(Instruction &I) {
-  ContextIndexTerms T;
-  if (!match(&I, m_Add(m_Mul(m_Add(m_Mul(m_Value(T.Z), m_ConstantInt(T.LY)),
-                                   m_Value(T.Y)),
-                             m_ConstantInt(T.LX)),
-                       m_Value(T.X))))
-    return std::nullopt;
-  return T;
-}
-
-/// The loads and stores whose address is computed from Index (the slot
-/// copies of the regions, and the accesses to private memory that lives in
-/// context arrays).
-SmallVector<Instruction *, 16> slotAccesses(Instruction *Index) {
-  SmallVector<Instruction *, 16> Accesses, Work{Index};
-  SmallPtrSet<Instruction *, 32> Seen{Index};
-  while (!Work.empty()) {
-    Instruction *I = Work.pop_back_val();
-    for (User *U : I->users()) {
-      auto *UI = cast<Instruction>(U);
-      if (!Seen.insert(UI).second)
-        continue;
-      if (isa<LoadInst>(UI) || isa<StoreInst>(UI)) {
-        if (getLoadStorePointerOperand(UI) == I)
-          Accesses.push_back(UI);
-        continue;
-      }
-      if (isa<BinaryOperator>(UI) || isa<GetElementPtrInst>(UI) ||
-          isa<CastInst>(UI))
-        Work.push_back(UI);
-    }
-  }
-  return Accesses;
-}
-
-/// The context indices of F, when they can all be renumbered y fastest
-/// (every one has ParallelRegions's form, with the same local size, and y
-/// has more than one work-item); otherwise none.
-SmallVector<Instruction *, 16> renumberableContextIndices(Function &F) {
-  SmallVector<Instruction *, 16> Indices;
-  ConstantInt *LX = nullptr, *LY = nullptr;
-  for (Instruction &I : instructions(F)) {
-    if (!isContextIndex(I))
-      continue;
-    std::optional<ContextIndexTerms> T = matchContextIndex(I);
-    if (!T || (LX && (T->LX != LX || T->LY != LY)))
-      return {};
-    LX = T->LX;
-    LY = T->LY;
-    Indices.push_back(&I);
-  }
-  if (LY && LY->isOne())
-    return {};
-  return Indices;
-}
-
-/// Numbers the work-items y fastest in every context index: each must
-/// change alike, or a work-item would read another's slot.
-void numberSlotsYFirst(ArrayRef<Instruction *> Indices) {
-  for (Instruction *I : Indices) {
-    ContextIndexTerms T = *matchContextIndex(*I);
-    IRBuilder<> B(I);
-    Value *YFirst = B.CreateAdd(
-        B.CreateMul(B.CreateAdd(B.CreateMul(T.Z, T.LX, "", true, true), T.X, "",
-                                true, true),
-                    T.LY, "", true, true),
-        T.Y, "wi.linear.yfirst", true, true);
-    I->replaceAllUsesWith(YFirst);
-    RecursivelyDeleteTriviallyDeadInstructions(I);
-  }
-}
-
-/// What the slot accesses outside every nest that may be reordered cost
-/// when y is fastest: they stay in x-innermost loops, where the slots are
-/// then a row apart. Each counts as often as the kernel loops around it run.
-uint64_t fixedSlotCost(const SmallPtrSetImpl<Instruction *> &Slots,
-                       ArrayRef<Nest> Nests, LoopInfo &LI,
-                       ScalarEvolution &SE) {
-  uint64_t Cost = 0;
-  for (Instruction *Access : Slots) {
-    if (any_of(Nests, [&](const Nest &N) {
-          return N.Inner.L->contains(Access->getParent());
-        }))
-      continue;
-    uint64_t Trips = 1;
-    for (Loop *M = LI.getLoopFor(Access->getParent()); M;
-         M = M->getParentLoop())
-      if (!isWorkItemLoop(M)) {
-        unsigned T = SE.getSmallConstantTripCount(M);
-        Trips = std::min<uint64_t>(Trips * (T ? T : UnknownTrips), 1u << 20);
-      }
-    Cost += Trips * (isa<StoreInst>(Access) ? ScatterCost : 1);
-  }
-  return Cost;
-}
-
 } // namespace
 
 PreservedAnalyses
@@ -587,15 +434,7 @@ InterchangeWorkItemLoopsPass::run(Function &F, FunctionAnalysisManager &FAM) {
   FAM.invalidate(F, PA);
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
   ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
-  // Context slots, when they may be renumbered, are costed apart.
-  SmallVector<Instruction *, 16> Indices;
-  SmallPtrSet<Instruction *, 32> Slots;
-  if (yFirstSlotsEnabled())
-    Indices = renumberableContextIndices(F);
-  for (Instruction *Index : Indices)
-    for (Instruction *Access : slotAccesses(Index))
-      Slots.insert(Access);
-  SmallVector<Nest, 8> Nests;
+  SmallVector<std::pair<CountingLoop, CountingLoop>, 8> Swaps;
   for (Loop *L : LI.getLoopsInPreorder()) {
     Loop *Parent = L->getParentLoop();
     if (!Parent || !isWorkItemLoop(L) || !isWorkItemLoop(Parent))
@@ -608,56 +447,23 @@ InterchangeWorkItemLoopsPass::run(Function &F, FunctionAnalysisManager &FAM) {
     std::optional<CountingLoop> Inner = matchCountingLoop(L);
     std::optional<CountingLoop> Outer = matchCountingLoop(Parent);
     if (!Inner || !Outer || !isPerfectNest(*Outer, *Inner) ||
-        !hasIndependentBody(*Outer, *Inner))
+        !hasIndependentBody(*Outer, *Inner) ||
+        !interchangePays(*Outer, *Inner, LI, SE, F.getName()))
       continue;
-    Nests.push_back(measureNest(*Outer, *Inner, LI, SE, Slots));
+    Swaps.push_back({*Outer, *Inner});
   }
-  // Number the work-items y fastest when that, with each nest then run its
-  // better way round, costs less than x fastest.
-  bool YFirst = false;
-  if (!Slots.empty()) {
-    uint64_t TotalX = 0, TotalY = fixedSlotCost(Slots, Nests, LI, SE);
-    for (const Nest &N : Nests) {
-      TotalX += N.cost(false);
-      TotalY += N.cost(true);
-    }
-    YFirst = TotalY < TotalX;
-    WEFT_LOG(DebugCompile,
-             "%s: gathers with context slots x fastest %llu, y fastest %llu",
-             F.getName().str().c_str(), static_cast<unsigned long long>(TotalX),
-             static_cast<unsigned long long>(TotalY));
-  }
-  unsigned Swapped = 0;
-  for (const Nest &N : Nests) {
-    bool Swap = N.swaps(YFirst);
-    WEFT_LOG(DebugCompile,
-             "%s: work-item loop %s: gathers across x %llu, across y %llu, "
-             "context slots %llu%s",
-             F.getName().str().c_str(),
-             N.Inner.L->getHeader()->getName().str().c_str(),
-             static_cast<unsigned long long>(N.CostX),
-             static_cast<unsigned long long>(N.CostY),
-             static_cast<unsigned long long>(N.Slots),
-             Swap ? ": y innermost" : "");
-    if (!Swap)
-      continue;
-    interchange(N.Outer, N.Inner);
-    addStringMetadataToLoop(N.Inner.L, InterchangedLoopMD, 1);
+  if (Swaps.empty())
+    return PA;
+  for (auto &[Outer, Inner] : Swaps) {
+    interchange(Outer, Inner);
+    addStringMetadataToLoop(Inner.L, InterchangedLoopMD, 1);
     // The loop runs a vector of work-items or two: interleaving vector
     // iterations (InterleaveWorkItemLoops) would leave it none.
-    if (isa<ConstantInt>(N.Inner.bound()))
-      addStringMetadataToLoop(N.Inner.L, "llvm.loop.interleave.count", 1);
-    ++Swapped;
+    if (isa<ConstantInt>(Inner.bound()))
+      addStringMetadataToLoop(Inner.L, "llvm.loop.interleave.count", 1);
   }
-  if (YFirst) {
-    numberSlotsYFirst(Indices);
-    WEFT_LOG(DebugCompile, "%s: context slots numbered y fastest",
-             F.getName().str().c_str());
-  }
-  if (!Swapped && !YFirst)
-    return PA;
-  WEFT_LOG(DebugCompile, "%s: %u work-item loop nests run y innermost",
-           F.getName().str().c_str(), Swapped);
+  WEFT_LOG(DebugCompile, "%s: %zu work-item loop nests run y innermost",
+           F.getName().str().c_str(), Swaps.size());
   PreservedAnalyses Kept;
   Kept.preserveSet<CFGAnalyses>();
   PA.intersect(std::move(Kept));

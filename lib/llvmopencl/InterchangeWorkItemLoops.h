@@ -19,11 +19,6 @@ inline constexpr const char *InterchangedLoopMD = "weft.loop.interchanged";
 /// unless WEFT_INTERCHANGE=0 (a kernel cache key field).
 bool workItemInterchangeEnabled();
 
-/// Whether the pass may number the work-items y fastest in the context
-/// arrays of a function whose swapped nests touch them most: yes unless
-/// WEFT_SLOTS_Y_FIRST=0 (a kernel cache key field).
-bool yFirstSlotsEnabled();
-
 struct InterchangeWorkItemLoopsPass
     : llvm::PassInfoMixin<InterchangeWorkItemLoopsPass> {
   llvm::PreservedAnalyses run(llvm::Function &F,

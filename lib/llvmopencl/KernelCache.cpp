@@ -220,7 +220,6 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   Field(revectorizationEnabled() ? "revectorize" : "no-revectorize");
   Field(lockstepLoopsEnabled() ? "lockstep" : "no-lockstep");
   Field(workItemInterchangeEnabled() ? "interchange" : "no-interchange");
-  Field(yFirstSlotsEnabled() ? "slots-y-first" : "slots-x-first");
   Field(workGroupMethodName(workGroupMethodFromEnvironment()));
   Field(Bitcode);
   return Hash.final();

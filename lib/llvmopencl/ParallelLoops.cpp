@@ -180,14 +180,6 @@ bool isContextSlotCopy(const Instruction &I) {
   return I.getMetadata(ContextSlotCopyMD) != nullptr;
 }
 
-void markContextIndex(Instruction &I) {
-  I.setMetadata(ContextIndexMD, MDNode::get(I.getContext(), {}));
-}
-
-bool isContextIndex(const Instruction &I) {
-  return I.getMetadata(ContextIndexMD) != nullptr;
-}
-
 bool mayReadAfterWriteInIteration(
     ArrayRef<BasicBlock *> Body,
     function_ref<bool(Instruction &, Instruction &)> ProvedApart) {

@@ -46,15 +46,6 @@ void markContextSlotCopy(llvm::Instruction &I);
 bool isContextSlotCopy(const llvm::Instruction &I);
 inline constexpr const char *ContextSlotCopyMD = "weft.context.slot";
 
-/// Marks I as ParallelRegions's linear index of a work-item in the context
-/// arrays, `(z * LY + y) * LX + x`. Every slot address of a function is
-/// computed from such an index, so a pass may number the work-items
-/// differently (InterchangeWorkItemLoops: y fastest) by rewriting all of
-/// them alike.
-void markContextIndex(llvm::Instruction &I);
-bool isContextIndex(const llvm::Instruction &I);
-inline constexpr const char *ContextIndexMD = "weft.context.index";
-
 /// Whether some work-item of Body may store to memory and later, in the same
 /// pass through Body, read or write memory based on the same object. Body's
 /// first block is the loop header; edges back into it are not followed.

@@ -444,19 +444,15 @@ struct ContextValue {
 
 /// The linear index of a work-item in the context arrays. The same formula,
 /// with the specialized local size, in every region and in the remainder
-/// group's copy, so a slot always belongs to the same work-item; marked so
-/// that InterchangeWorkItemLoops can renumber them all alike.
+/// group's copy, so a slot always belongs to the same work-item.
 Value *contextIndex(IRBuilder<> &B, Value *const Lid[3],
                     std::array<uint64_t, 3> LocalSize) {
-  Value *Index = B.CreateAdd(
+  return B.CreateAdd(
       B.CreateMul(B.CreateAdd(B.CreateMul(Lid[2], B.getInt64(LocalSize[1]), "",
                                           true, true),
                               Lid[1], "", true, true),
                   B.getInt64(LocalSize[0]), "", true, true),
       Lid[0], "wi.linear", true, true);
-  if (auto *I = dyn_cast<Instruction>(Index))
-    markContextIndex(*I);
-  return Index;
 }
 
 /// Bytes left between consecutive context arrays. Their sizes are often a

@@ -6,10 +6,7 @@
 // innermost: 2-D groups of several shapes (a y extent below x's, which
 // keeps x innermost, among them), uniform NDRanges and, under OpenCL 3.0,
 // non-uniform ones whose last groups are smaller in x, in y or both (the
-// remainder nest, with run-time bounds); in most of these shapes the
-// accumulators' context slots are also numbered y fastest, in every region
-// alike, or a work-item would pick up another's sums. strided_rows has no
-// barrier (the
+// remainder nest, with run-time bounds). strided_rows has no barrier (the
 // WorkItemLoops nest) and a stride known only at run time. Inputs are small
 // integers, so every sum is exact and the results compare equal.
 //
