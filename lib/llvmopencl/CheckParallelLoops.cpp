@@ -121,7 +121,7 @@ bool isTinyLoop(const Loop &L, ScalarEvolution &SE) {
 /// with no metadata, and one access outside the groups keeps the loop
 /// scalar. Reading an address no work-item of the loop writes is parallel;
 /// one another work-item writes between barriers is a race. Not when a
-/// store of the loop lacks the groups too: LowerLocalAtomics leaves its
+/// write of the loop lacks the groups too: LowerLocalAtomics leaves its
 /// load/store pairs out on purpose (work-items updating one bin depend on
 /// each other). Private memory is one alloca for every work-item in turn,
 /// so its loads are never given the groups.
@@ -136,9 +136,9 @@ unsigned restoreInvariantLoadGroups(Loop &L) {
         Groups = Groups ? Groups : G;
         continue;
       }
-      auto *Load = dyn_cast<LoadInst>(&I);
-      if (isa<StoreInst>(I) || I.isAtomic())
+      if (I.mayWriteToMemory())
         return 0;
+      auto *Load = dyn_cast<LoadInst>(&I);
       if (Load && Load->isSimple() &&
           L.isLoopInvariant(Load->getPointerOperand()) &&
           !accessesPrivateAlloca(*Load))

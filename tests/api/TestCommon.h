@@ -24,6 +24,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <cmath>
 #include <vector>
 
 namespace weft_test {
@@ -481,6 +482,22 @@ protected:
                                         nullptr, nullptr));
     EXPECT_CL_OK(readInto(CBuf, C));
     return C;
+  }
+
+  /// Asserts C (N rows of M) equals the host's product: C[n][m] = the fma
+  /// sum over k of A[k][m] * B[k][n], all three row-major.
+  template <typename T>
+  static void expectHostProduct(const std::vector<T> &C,
+                                const std::vector<T> &A,
+                                const std::vector<T> &B, cl_int M, cl_int N,
+                                cl_int Depth) {
+    for (cl_int Col = 0; Col < N; ++Col)
+      for (cl_int Row = 0; Row < M; ++Row) {
+        T Sum = 0;
+        for (cl_int I = 0; I < Depth; ++I)
+          Sum = std::fma(A[size_t(I) * M + Row], B[size_t(I) * N + Col], Sum);
+        ASSERT_EQ(C[size_t(Col) * M + Row], Sum) << "n " << Col << " m " << Row;
+      }
   }
 
   cl_device_id Device = nullptr;
