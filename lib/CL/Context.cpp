@@ -1,6 +1,7 @@
 //===- Context.cpp - clCreateContext and friends ---------------------------===//
 
 #include "Context.h"
+#include "HostMemory.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -23,7 +24,7 @@ Context::~Context() {
     It->first(this, It->second);
   // SVM the application did not free dies with its context.
   for (auto &Entry : Svm)
-    free(reinterpret_cast<void *>(Entry.first));
+    freeHostMemory(reinterpret_cast<void *>(Entry.first));
   for (Device *D : Devices)
     D->releaseInternal();
 }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <numeric>
+#include <thread>
 
 using namespace weft_test;
 
@@ -313,6 +314,50 @@ TEST_P(Buffers, InvalidTransfers) {
   EXPECT_CL(CL_INVALID_EVENT_WAIT_LIST,
             clEnqueueReadBuffer(Queue, M, CL_TRUE, 0, 4, Host, 0, &Event,
                                 nullptr));
+}
+
+// Large buffers' memory is recycled after release (HostMemory): a recreated
+// buffer must never share storage with one still alive, whatever the order
+// of creation and release, and from several threads at once.
+TEST_P(Buffers, RecreatedLargeBuffersKeepTheirOwnData) {
+  constexpr size_t Size = size_t(3) << 20; // rounds up to two huge pages
+  auto Cycle = [&](unsigned Seed, std::string &Failure) {
+    std::vector<std::pair<cl_mem, unsigned>> Alive;
+    for (unsigned Round = 0; Round < 12; ++Round) {
+      // Release the oldest buffer every third round, so blocks go back to
+      // the pool while others stay in use.
+      if (Round % 3 == 2) {
+        clReleaseMemObject(Alive.front().first);
+        Alive.erase(Alive.begin());
+      }
+      unsigned Tag = Seed * 100 + Round;
+      std::vector<uint8_t> In = pattern(Size, Tag);
+      cl_int Err = CL_SUCCESS;
+      cl_mem M = clCreateBuffer(Context,
+                                CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, Size,
+                                In.data(), &Err);
+      if (Err != CL_SUCCESS) {
+        Failure = "clCreateBuffer: " + std::to_string(Err);
+        break;
+      }
+      Alive.emplace_back(M, Tag);
+    }
+    std::vector<uint8_t> Out(Size);
+    for (auto &[M, Tag] : Alive) {
+      if (Failure.empty() &&
+          (clEnqueueReadBuffer(Queue, M, CL_TRUE, 0, Size, Out.data(), 0,
+                               nullptr, nullptr) != CL_SUCCESS ||
+           Out != pattern(Size, Tag)))
+        Failure = "buffer " + std::to_string(Tag) + " lost its data";
+      clReleaseMemObject(M);
+    }
+  };
+  std::string Failures[2];
+  std::thread Other(Cycle, 1u, std::ref(Failures[1]));
+  Cycle(0u, Failures[0]);
+  Other.join();
+  EXPECT_EQ(Failures[0], "");
+  EXPECT_EQ(Failures[1], "");
 }
 
 TEST_P(Buffers, ReferenceCount) {
