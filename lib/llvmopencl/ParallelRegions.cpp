@@ -36,7 +36,10 @@
 // work-item in WorkGroupContext::PrivateArena, which the driver allocates
 // once per worker (never on its stack), laid out slot[value][work-item] so
 // consecutive work-items of the x loop touch consecutive addresses and the
-// vectorizer sees unit-stride accesses. Every other alloca is shared by the
+// vectorizer sees unit-stride accesses. A loop-carried value shares its
+// PHI's alloca where no read of the old value can follow the new one
+// (coalesceLoopCarriedSlots, coalesceHeaderCopies): one context array and
+// no per-trip copy between two. Every other alloca is shared by the
 // work-items in turn, and SROA promotes it back to SSA values later.
 // Two exceptions keep context arrays for what needs them: a value that
 // UniformityAnalysis proves uniform gets one scalar slot for the group
@@ -67,6 +70,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -77,6 +81,7 @@
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
+#include <optional>
 #include <string>
 
 #define DEBUG_TYPE "weft-parallel-regions"
@@ -257,6 +262,191 @@ demoteCrossBlockValues(Function &F, const UniformityInfo &UI,
     }
   }
   return Demoted;
+}
+
+/// The sole store to A, or null.
+StoreInst *soleStore(AllocaInst *A, SmallVectorImpl<StoreInst *> &Stores) {
+  Stores.clear();
+  for (User *U : A->users()) {
+    auto *S = dyn_cast<StoreInst>(U);
+    if (S && S->getPointerOperand() != A)
+      return nullptr; // the alloca's address escapes
+    if (S)
+      Stores.push_back(S);
+    else if (!isa<LoadInst>(U))
+      return nullptr;
+  }
+  return Stores.size() == 1 ? Stores.front() : nullptr;
+}
+
+/// Gives a loop-carried value and the PHI it feeds one alloca. Demoted, the
+/// PHI P of a loop header H is a store of its initial value before the
+/// loop, a store of the next value V at the end of the latch L (a copy
+/// from V's own alloca) and a load in H:
+///
+///   H:   p = load P            ...   V = ...; store V, Vslot
+///   L:   t = load Vslot; store t, P; br H
+///
+/// In a loop around barriers both P and Vslot live across the barrier, so
+/// each work-item copies its values from one context array to the other at
+/// every trip (CLBlast's Xgemm: the 8 to 32 accumulators of each work-item,
+/// a sixth of the tile-copy region's instructions). When V is defined once,
+/// inside the loop, on every path to L, and P has no other store, V can be
+/// stored to P where it is defined: nothing reads P between there and H but
+/// H, and every later read of V finds the same value in P (a read of V is
+/// dominated by V's definition; after it P changes only before the loop,
+/// and a path from there to the read would meet V's definition again). The
+/// copy in L goes, and so does Vslot.
+unsigned coalesceLoopCarriedSlots(Function &F,
+                                  SmallPtrSetImpl<AllocaInst *> &Demoted,
+                                  SmallPtrSetImpl<AllocaInst *> &Uniform) {
+  DominatorTree DT(F);
+  unsigned Coalesced = 0;
+  SmallVector<AllocaInst *, 32> Candidates(Demoted.begin(), Demoted.end());
+  SmallVector<StoreInst *, 4> Stores;
+  for (AllocaInst *P : Candidates) {
+    if (!Demoted.contains(P))
+      continue;
+    // P: two stores (one in the latch copying Vslot, one outside the loop)
+    // and loads in one block, the header.
+    LoadInst *HeaderLoad = nullptr;
+    SmallVector<StoreInst *, 2> PStores;
+    bool Shape = true;
+    for (User *U : P->users()) {
+      if (auto *L = dyn_cast<LoadInst>(U)) {
+        if (HeaderLoad && HeaderLoad->getParent() != L->getParent())
+          Shape = false;
+        HeaderLoad = L;
+      } else if (auto *S = dyn_cast<StoreInst>(U);
+                 S && S->getPointerOperand() == P) {
+        PStores.push_back(S);
+      } else {
+        Shape = false;
+      }
+    }
+    if (!Shape || !HeaderLoad || PStores.size() != 2)
+      continue;
+    BasicBlock *H = HeaderLoad->getParent();
+    for (unsigned Latch = 0; Latch < 2; ++Latch) {
+      StoreInst *Copy = PStores[Latch];
+      StoreInst *Init = PStores[1 - Latch];
+      BasicBlock *L = Copy->getParent();
+      auto *Reload = dyn_cast<LoadInst>(Copy->getValueOperand());
+      auto *VSlot = Reload ? dyn_cast<AllocaInst>(Reload->getPointerOperand())
+                           : nullptr;
+      if (!VSlot || VSlot == P || !Demoted.contains(VSlot) ||
+          !Reload->hasOneUse() || Reload->getParent() != L ||
+          !is_contained(successors(L), H) || !DT.dominates(H, L) ||
+          DT.dominates(H, Init->getParent()))
+        continue;
+      StoreInst *Def = soleStore(VSlot, Stores);
+      if (!Def || !DT.dominates(H, Def->getParent()) ||
+          !DT.dominates(Def, Reload) || Def->getParent() == H)
+        continue;
+      Copy->eraseFromParent();
+      Reload->eraseFromParent();
+      VSlot->replaceAllUsesWith(P);
+      if (!Uniform.contains(VSlot))
+        Uniform.erase(P);
+      Uniform.erase(VSlot);
+      Demoted.erase(VSlot);
+      VSlot->eraseFromParent();
+      ++Coalesced;
+      break;
+    }
+  }
+  return Coalesced;
+}
+
+/// Whether a load of Q can run after Start (a store to the alloca Q copies)
+/// before the copy into Q, Copy, runs again.
+bool loadReachableBeforeCopy(StoreInst *Start, StoreInst *Copy,
+                             AllocaInst *Q) {
+  auto ScanFrom = [&](BasicBlock::iterator It, BasicBlock *BB) {
+    for (; It != BB->end(); ++It) {
+      if (&*It == Copy)
+        return std::optional<bool>(false);
+      if (auto *L = dyn_cast<LoadInst>(&*It); L && L->getPointerOperand() == Q)
+        return std::optional<bool>(true);
+    }
+    return std::optional<bool>();
+  };
+  SmallPtrSet<BasicBlock *, 32> Seen;
+  SmallVector<BasicBlock *, 16> Work;
+  if (auto Found = ScanFrom(std::next(Start->getIterator()), Start->getParent()))
+    return *Found;
+  append_range(Work, successors(Start->getParent()));
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (!Seen.insert(BB).second)
+      continue;
+    if (auto Found = ScanFrom(BB->begin(), BB)) {
+      if (*Found)
+        return true;
+      continue;
+    }
+    append_range(Work, successors(BB));
+  }
+  return false;
+}
+
+/// Gives a PHI's value and the PHI's own alloca one slot. A PHI used
+/// outside its block is demoted twice: its value is copied at the top of
+/// the header from the PHI's alloca P into an alloca Q of its own, which the
+/// uses read. Q and P hold the same value wherever Q is read unless a store
+/// to P can reach a read of Q without passing the copy again (which
+/// coalesceLoopCarriedSlots makes possible: it stores the next value early).
+/// Otherwise the reads of Q read P, and Q goes with its copy: one context
+/// array and one copy per work-item and trip fewer.
+unsigned coalesceHeaderCopies(Function &F,
+                              SmallPtrSetImpl<AllocaInst *> &Demoted,
+                              SmallPtrSetImpl<AllocaInst *> &Uniform) {
+  unsigned Coalesced = 0;
+  SmallVector<AllocaInst *, 32> Candidates(Demoted.begin(), Demoted.end());
+  SmallVector<StoreInst *, 4> Stores;
+  for (AllocaInst *Q : Candidates) {
+    StoreInst *Copy = soleStore(Q, Stores);
+    auto *Source = Copy ? dyn_cast<LoadInst>(Copy->getValueOperand()) : nullptr;
+    auto *P = Source ? dyn_cast<AllocaInst>(Source->getPointerOperand())
+                     : nullptr;
+    if (!P || P == Q || !Demoted.contains(P) ||
+        Source->getParent() != Copy->getParent())
+      continue;
+    // Nothing between the load of P and the copy writes P (the copies of
+    // the header's other PHIs may: they store to allocas of their own).
+    bool Clean = true;
+    for (auto It = std::next(Source->getIterator()); &*It != Copy; ++It) {
+      auto *S = dyn_cast<StoreInst>(&*It);
+      if (S ? S->getPointerOperand() == P : It->mayWriteToMemory())
+        Clean = false;
+    }
+    if (!Clean)
+      continue;
+    bool Safe = true;
+    for (User *U : P->users()) {
+      auto *S = dyn_cast<StoreInst>(U);
+      if (!S) {
+        if (!isa<LoadInst>(U))
+          Safe = false;
+        continue;
+      }
+      if (S->getPointerOperand() != P || loadReachableBeforeCopy(S, Copy, Q))
+        Safe = false;
+    }
+    if (!Safe)
+      continue;
+    Copy->eraseFromParent();
+    if (Source->use_empty())
+      Source->eraseFromParent();
+    Q->replaceAllUsesWith(P);
+    if (!Uniform.contains(Q))
+      Uniform.erase(P);
+    Uniform.erase(Q);
+    Demoted.erase(Q);
+    Q->eraseFromParent();
+    ++Coalesced;
+  }
+  return Coalesced;
 }
 
 BarrierGraph formRegions(Function &F) {
@@ -866,6 +1056,13 @@ PreservedAnalyses ParallelRegionsPass::run(Module &M,
       FAM.invalidate(*WI, PreservedAnalyses::none());
       const UniformityInfo &UI = FAM.getResult<UniformityAnalysis>(*WI);
       Demoted = demoteCrossBlockValues(*WI, UI, Uniform);
+      unsigned Carried = coalesceLoopCarriedSlots(*WI, Demoted, Uniform);
+      unsigned Copies = coalesceHeaderCopies(*WI, Demoted, Uniform);
+      if (Carried || Copies)
+        WEFT_LOG(DebugCompile,
+                 "kernel '%s': %u loop-carried values share their PHI's "
+                 "slot, %u PHIs' values their PHI's",
+                 Of.c_str(), Carried, Copies);
       FAM.invalidate(*WI, PreservedAnalyses::none());
     }
     BarrierGraph G = formRegions(*WI);

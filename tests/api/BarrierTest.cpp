@@ -156,6 +156,34 @@ TEST_P(Barriers, ForLoop) {
       {{0, 0}, {1, 0}, {5, 0}});
 }
 
+TEST_P(Barriers, LoopCarriedValues) {
+  check1D(
+      "loop_carried",
+      [](const Slice &In, size_t, int P0, int) {
+        size_t N = In.size();
+        Slice Acc = In, Prev(N, 0u), A(N), B(N, 7u);
+        for (size_t L = 0; L < N; ++L)
+          A[L] = uint32_t(L);
+        for (int I = 0; I < P0; ++I) {
+          Slice Next(N);
+          for (size_t L = 0; L < N; ++L)
+            Next[L] = Acc[L] * 3u + Acc[(L + 1) % N];
+          for (size_t L = 0; L < N; ++L) {
+            Prev[L] = Acc[L] ^ Next[L];
+            uint32_t T = A[L];
+            A[L] = B[L] + uint32_t(I);
+            B[L] = T;
+          }
+          Acc = Next;
+        }
+        Slice Out(N);
+        for (size_t L = 0; L < N; ++L)
+          Out[L] = Acc[L] + Prev[L] * 5u + A[L] * 11u + B[L] * 13u;
+        return Out;
+      },
+      {{0, 0}, {1, 0}, {4, 0}});
+}
+
 TEST_P(Barriers, WhileLoop) {
   check1D(
       "loop_while",

@@ -52,6 +52,28 @@ kernel void loop_for(global uint *Out, global const uint *In, local uint *S,
   Out[GID] = V;
 }
 
+// Values carried around a loop with barriers where the old value is still
+// read after the next one exists (Prev), and two values trading places
+// (A, B): ParallelRegions may give a carried value its PHI's context slot
+// only where no read of the old value can follow the new one.
+kernel void loop_carried(global uint *Out, global const uint *In, local uint *S,
+                         int P0, int P1) {
+  size_t L = LID, N = LSIZE;
+  uint Acc = In[GID], Prev = 0, A = (uint)L, B = 7u;
+  for (int I = 0; I < P0; ++I) {
+    S[L] = Acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint Next = Acc * 3u + S[(L + 1) % N];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    Prev = Acc ^ Next;
+    Acc = Next;
+    uint T = A;
+    A = B + (uint)I;
+    B = T;
+  }
+  Out[GID] = Acc + Prev * 5u + A * 11u + B * 13u;
+}
+
 kernel void loop_while(global uint *Out, global const uint *In, local uint *S,
                        int P0, int P1) {
   size_t L = LID, N = LSIZE;

@@ -8,16 +8,16 @@
 ; RUN: weft-opt -passes=weft-normalize-barriers,weft-parallel-regions -weft-local-size=4,1,1 -S %s | FileCheck %s
 
 ; CHECK-LABEL: define internal void @k.workgroup(
-; CHECK: %i.reg2mem.uniform = alloca i32
+; CHECK: %[[I:i.reg2mem[0-9]*.uniform]] = alloca i32
 ; CHECK: fixed.region0:
-; CHECK-NEXT: %[[I0:.*]] = load i32, ptr %i.reg2mem.uniform
+; CHECK-NEXT: %[[I0:.*]] = load i32, ptr %[[I]]
 ; CHECK: fixed.r0.x.loop:
 ; CHECK: store i32 %[[I0]], ptr
 ; CHECK: loop.fixed.r0:
 ; CHECK: br label %fixed.r0.x.latch
 ; CHECK: fixed.r0.done:
 ; CHECK-NEXT: %[[LAST:.*]] = load i32, ptr
-; CHECK-NEXT: store i32 %[[LAST]], ptr %i.reg2mem.uniform
+; CHECK-NEXT: store i32 %[[LAST]], ptr %[[I]]
 ; CHECK-NEXT: br label %fixed.region1
 ; CHECK: fixed.r1.to.barrier:
 ; CHECK-NEXT: store i32 1, ptr %next.barrier
@@ -25,7 +25,7 @@
 ; CHECK-NEXT: store i32 2, ptr %next.barrier
 ; CHECK: loop.fixed.r1:
 ; CHECK: fixed.r1.done:
-; CHECK: store i32 %{{.*}}, ptr %i.reg2mem.uniform
+; CHECK: store i32 %{{.*}}, ptr %[[I]]
 ; CHECK-NEXT: %reached = load i32, ptr %next.barrier
 ; CHECK-NEXT: switch i32 %reached, label %fixed.region1 [
 ; CHECK-NEXT: i32 2, label %exit
