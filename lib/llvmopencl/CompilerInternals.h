@@ -64,10 +64,11 @@ bool scalarizationEnabled();
 /// cache key.
 bool wideningEnabled();
 
-/// False under WEFT_PREFETCH=0: no prefetch of the next trip's global loads
-/// before work-item loops in kernel loops (PrefetchWorkItemLoads.cpp). Part
-/// of the kernel cache key.
-bool prefetchEnabled();
+/// Whether the next trip's global loads are prefetched before work-item
+/// loops in kernel loops (PrefetchWorkItemLoads.cpp) for CPU: on AMD Zen,
+/// where it was measured to pay; WEFT_PREFETCH=0 or 1 overrides. Part of
+/// the kernel cache key.
+bool prefetchEnabled(llvm::StringRef CPU);
 
 /// False under WEFT_EXPOSE_INDEX=0: sums of shifted index terms under an
 /// ashr are left as InstCombine wrote them (ExposeIndexExtensions.cpp).

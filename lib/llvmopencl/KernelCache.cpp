@@ -214,7 +214,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   Field(groupGuardVersioningEnabled() ? "guard-copies" : "no-guard-copies");
   Field(scalarizationEnabled() ? "scalarize" : "no-scalarize");
   Field(wideningEnabled() ? "widen" : "no-widen");
-  Field(prefetchEnabled() ? "prefetch" : "no-prefetch");
+  Field(prefetchEnabled(Target.CPU) ? "prefetch" : "no-prefetch");
   Field(gatherVersioningEnabled() ? "gather-versions" : "no-gather-versions");
   Field(indexExtensionsExposed() ? "expose-index" : "no-expose-index");
   Field(revectorizationEnabled() ? "revectorize" : "no-revectorize");

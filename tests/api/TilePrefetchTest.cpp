@@ -4,9 +4,10 @@
 // reference computed here: column sums of A taken tile by tile through
 // local memory, the tiles in order, backwards and permuted, so that the
 // copy of each tile is a work-item loop in a loop around barriers, the
-// shape PrefetchWorkItemLoads prefetches for (WEFT_DEBUG=compile logs
-// "prefetches before work-item loop" for every variant on the pthread
-// device). The prefetches of the last trip point past the end of A: they
+// shape PrefetchWorkItemLoads prefetches for (on AMD Zen, or anywhere
+// under WEFT_PREFETCH=1 as api.TilePrefetch.forced runs it, WEFT_DEBUG=
+// compile logs "prefetches before work-item loop" for every variant on the
+// pthread device). The prefetches of the last trip point past the end of A: they
 // must neither fault nor change a result. Small integers keep the sums
 // exact in any order.
 //
