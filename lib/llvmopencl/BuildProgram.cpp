@@ -558,10 +558,10 @@ bool linkExecutable(Module &M, const TargetDesc &Target, ProgramBuild &Build) {
     Build.Kernels.clear();
     return false;
   }
-  for (KernelDesc &K : Build.Kernels)
-    describeKernelMemory(M, K);
-  dumpIR(M, "program");
   writeBitcode(M, Build);
+  for (KernelDesc &K : Build.Kernels)
+    describeKernelMemory(M, Build.Bitcode, Target, K);
+  dumpIR(M, "program");
   WEFT_LOG(DebugCompile, "built %zu kernel(s), %zu bytes of bitcode",
            Build.Kernels.size(), Build.Bitcode.size());
   return true;

@@ -81,8 +81,10 @@ bool indexExtensionsExposed();
 bool gatherVersioningEnabled();
 
 /// Fills K.PrivateMemSize and K.MaxWorkGroupSize by putting a copy of M
-/// (builtins linked) through the work-group passes for K.
-void describeKernelMemory(const llvm::Module &M, KernelDesc &K);
+/// (builtins linked) through the work-group passes for K, or from the
+/// kernel cache, where the figures of Bitcode (M's) for Target are kept.
+void describeKernelMemory(const llvm::Module &M, const std::string &Bitcode,
+                          const TargetDesc &Target, KernelDesc &K);
 
 } // namespace weft
 

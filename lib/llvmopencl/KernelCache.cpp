@@ -44,7 +44,7 @@ namespace weft {
 namespace {
 
 constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'K', 'C', '0', '1'};
-constexpr uint32_t FormatVersion = 2;
+constexpr uint32_t FormatVersion = 3;
 constexpr const char *EntrySuffix = ".wkc";
 
 struct EntryHeader {
@@ -116,9 +116,18 @@ std::string hexOf(const KernelCache::Key &K) {
   return Hex;
 }
 
-uint64_t payloadChecksum(const std::string &Symbol, const std::string &Object) {
+/// Covers what the key and the lengths do not: the figures of the header
+/// (a flipped arena size would run the code with too little memory) and
+/// the payload.
+uint64_t entryChecksum(const EntryHeader &H, const std::string &Symbol,
+                       const std::string &Object) {
+  const uint64_t Figures[3] = {H.PrivateArenaSize, H.PrivateMemPerWorkItem,
+                               H.LocalVariablesSize};
   return llvm::xxh3_64bits(llvm::StringRef(Symbol)) ^
-         (llvm::xxh3_64bits(llvm::StringRef(Object)) * 0x9e3779b97f4a7c15ull);
+         (llvm::xxh3_64bits(llvm::StringRef(Object)) * 0x9e3779b97f4a7c15ull) ^
+         (llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+              reinterpret_cast<const uint8_t *>(Figures), sizeof(Figures))) *
+          0xc2b2ae3d27d4eb4full);
 }
 
 bool makeDirectories(const std::string &Path) {
@@ -255,7 +264,7 @@ bool KernelCache::lookup(const Key &K, CachedWorkGroupFunction &Out) const {
     return Reject("wrong length");
   Out.Symbol = Bytes.substr(sizeof(H), H.SymbolSize);
   Out.Object = Bytes.substr(sizeof(H) + H.SymbolSize, H.ObjectSize);
-  if (payloadChecksum(Out.Symbol, Out.Object) != H.PayloadChecksum)
+  if (entryChecksum(H, Out.Symbol, Out.Object) != H.PayloadChecksum)
     return Reject("checksum mismatch");
   Out.PrivateArenaSize = H.PrivateArenaSize;
   Out.PrivateMemPerWorkItem = H.PrivateMemPerWorkItem;
@@ -281,7 +290,7 @@ void KernelCache::store(const Key &K,
   H.LocalVariablesSize = Entry.LocalVariablesSize;
   H.SymbolSize = Entry.Symbol.size();
   H.ObjectSize = Entry.Object.size();
-  H.PayloadChecksum = payloadChecksum(Entry.Symbol, Entry.Object);
+  H.PayloadChecksum = entryChecksum(H, Entry.Symbol, Entry.Object);
 
   static std::atomic<unsigned> Serial{0};
   std::string Final = pathFor(K);

@@ -3,6 +3,9 @@
 #include "TestCommon.h"
 
 #include <algorithm>
+#include <chrono>
+#include <random>
+#include <string>
 #include <vector>
 
 using namespace weft_test;
@@ -331,6 +334,45 @@ TEST_P(KernelMemory, ContextArraysLimitTheWorkGroup) {
   EXPECT_CL(CL_INVALID_WORK_GROUP_SIZE,
             clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, &Local, 0,
                                    nullptr, nullptr));
+}
+
+TEST_P(KernelMemory, FiguresOfARebuildMatchTheFirstBuild) {
+  // clBuildProgram measures each kernel's memory once and keeps the figures
+  // in the kernel cache: a second build of the same program (a source no
+  // earlier run has built, so the first build measures) must report what
+  // the first measured.
+  std::string Source =
+      "// build " + std::to_string(std::random_device{}()) + "-" +
+      std::to_string(std::chrono::steady_clock::now().time_since_epoch()
+                         .count()) +
+      "\n"
+      "kernel void big(global float *Out) {\n"
+      "  float P[16384];\n"
+      "  size_t L = get_local_id(0);\n"
+      "  for (int I = 0; I < 16384; ++I)\n"
+      "    P[I] = (float)(I + L);\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  Out[get_global_id(0)] = P[(L * 31) % 16384];\n"
+      "}\n";
+  std::pair<cl_ulong, size_t> Figures[2];
+  for (auto &[Private, GroupSize] : Figures) {
+    ProgramRef P(buildProgram(Context, Device, Source));
+    ASSERT_NE(P.get(), nullptr);
+    cl_int Err = CL_SUCCESS;
+    KernelRef K(clCreateKernel(P, "big", &Err));
+    ASSERT_CL_OK(Err);
+    ASSERT_CL_OK(clGetKernelWorkGroupInfo(K, Device,
+                                          CL_KERNEL_PRIVATE_MEM_SIZE,
+                                          sizeof(Private), &Private, nullptr));
+    ASSERT_CL_OK(clGetKernelWorkGroupInfo(K, Device, CL_KERNEL_WORK_GROUP_SIZE,
+                                          sizeof(GroupSize), &GroupSize,
+                                          nullptr));
+  }
+  // 64 KiB per work-item in context arrays: the 64 MiB arena allows 1024.
+  EXPECT_GE(Figures[0].first, 16384u * 4);
+  EXPECT_LE(Figures[0].second, size_t(1024));
+  EXPECT_EQ(Figures[1].first, Figures[0].first);
+  EXPECT_EQ(Figures[1].second, Figures[0].second);
 }
 
 TEST_P(KernelMemory, LocalMemorySizeCountsAutomaticLocals) {
