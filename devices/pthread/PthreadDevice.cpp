@@ -1,13 +1,14 @@
 //===- PthreadDevice.cpp - Work-groups spread over a pool of threads ------===//
 //
 // A persistent pool, one worker per core (WEFT_THREADS overrides), takes
-// jobs from a shared queue. A kernel job is split into chunks of
-// work-groups that workers claim with an atomic counter, so cores that
-// finish early take more; whichever thread finishes the last chunk
-// completes the command. Transfers are jobs of one chunk. The device lock
-// is taken to find a job, not per chunk; chunks shrink towards the end of
-// a job (Job::claim), so that a worker descheduled by a busy machine holds
-// little of it while the others wait for it to finish.
+// jobs from a shared queue. A kernel job's work-groups are split into one
+// contiguous share per worker, the same at every launch of the same
+// NDRange, so repeated kernels keep their data in their core's caches;
+// each worker claims its share from the front in pieces, and cores that
+// finish early take from the back of the others' (Job::claim), so a worker
+// descheduled by a busy machine delays the command little. Whichever thread
+// finishes the last piece completes the command. Transfers are jobs of one
+// work-group. The device lock is taken to find a job, not per claim.
 //
 // Launch latency is two hand-offs between threads: the application's
 // enqueue to a worker, and the worker's completion to the application
@@ -71,39 +72,109 @@ WorkerScratch &helperScratch() {
   return Scratch;
 }
 
-struct Job {
-  Command *Cmd;
-  size_t Total;    ///< work-groups, or 1 for a transfer
-  size_t MinChunk; ///< fewest work-groups worth a claim
-  size_t Shares;   ///< what is left is split in this many pieces a claim
-  std::atomic<size_t> Next{0};
-  std::atomic<size_t> Done{0};
-  std::atomic<bool> Started{false};
+/// A run of work-groups [Front, Back) packed in one word, so that its
+/// owner taking from the front and others taking from the back agree with
+/// one compare-and-swap.
+class Slice {
+public:
+  void reset(uint32_t Begin, uint32_t End) {
+    Range.store(pack(Begin, End), std::memory_order_relaxed);
+  }
 
-  /// Claims [Begin, End), false when every work-group is taken. Guided
-  /// self-scheduling: a claim takes a share of what is left, so chunks are
-  /// big while there is much to do (few claims) and shrink towards the end
-  /// of the job, so that no thread is left holding a large piece when the
-  /// others run out: a worker the kernel deschedules on a busy machine then
-  /// delays the end of the command by less. Lock-free; the device lock is
-  /// only taken to find a job, not per chunk.
-  bool claim(size_t &Begin, size_t &End) {
-    size_t Cur = Next.load(std::memory_order_relaxed);
+  /// Takes up to Want work-groups from the front (Owner) or the back;
+  /// false when the slice is empty. A thief takes at most half of what is
+  /// left, so the owner keeps the front part it is about to touch.
+  bool take(bool Owner, size_t Want, size_t &Begin, size_t &End) {
+    uint64_t Cur = Range.load(std::memory_order_relaxed);
     for (;;) {
-      if (Cur >= Total)
+      uint32_t F = front(Cur), B = back(Cur);
+      if (F >= B)
         return false;
-      size_t Left = Total - Cur;
-      size_t Size = std::min(Left, std::max(MinChunk, Left / Shares));
-      if (Next.compare_exchange_weak(Cur, Cur + Size,
-                                     std::memory_order_relaxed)) {
-        Begin = Cur;
-        End = Cur + Size;
+      uint32_t Left = B - F;
+      uint32_t Size = static_cast<uint32_t>(
+          std::min<size_t>(Owner ? Left : std::max<uint32_t>(1, Left / 2),
+                           std::max<size_t>(1, Want)));
+      uint64_t Next = Owner ? pack(F + Size, B) : pack(F, B - Size);
+      if (Range.compare_exchange_weak(Cur, Next, std::memory_order_relaxed)) {
+        Begin = Owner ? F : B - Size;
+        End = Owner ? F + Size : B;
         return true;
       }
     }
   }
+
+  size_t left() const {
+    uint64_t Cur = Range.load(std::memory_order_relaxed);
+    return front(Cur) < back(Cur) ? back(Cur) - front(Cur) : 0;
+  }
+
+private:
+  static uint64_t pack(uint32_t F, uint32_t B) { return uint64_t(F) << 32 | B; }
+  static uint32_t front(uint64_t R) { return uint32_t(R >> 32); }
+  static uint32_t back(uint64_t R) { return uint32_t(R); }
+  std::atomic<uint64_t> Range{0};
+};
+
+struct Job {
+  Command *Cmd;
+  size_t Total;    ///< work-groups, or 1 for a transfer
+  size_t MinChunk; ///< fewest work-groups worth a claim
+  /// Worker I starts on Slices[I], a contiguous share of the work-groups:
+  /// the same share of the same NDRange at every launch, so a kernel run
+  /// again and again over data that fits the caches (FloydWarshall's 512
+  /// passes over 2 MiB) finds its part in its own core's L2 instead of
+  /// pulling it from the other core's. A worker whose share is done, and a
+  /// thread helping while it waits (runQueuedWork), take from the back of
+  /// the others' shares.
+  std::unique_ptr<Slice[]> Slices;
+  size_t SliceCount = 0;
+  std::atomic<size_t> Done{0};
+  std::atomic<bool> Started{false};
+
+  /// Claimed in order when the work-groups do not fit the 32-bit ids of
+  /// the shares (4 billion of them: possible, if never seen).
+  std::atomic<size_t> Next{0};
+
+  void split(size_t Workers) {
+    SliceCount = Total >= UINT32_MAX ? 0 : std::min(Workers, Total);
+    Slices = std::make_unique<Slice[]>(SliceCount);
+    for (size_t I = 0; I < SliceCount; ++I)
+      Slices[I].reset(uint32_t(I * Total / SliceCount),
+                      uint32_t((I + 1) * Total / SliceCount));
+  }
+
+  /// Claims [Begin, End) for worker Self (or a helper, Self >= SliceCount):
+  /// from the front of its own share first, in pieces of a quarter of the
+  /// share (few claims), then from the back of the others'. False when
+  /// every work-group is taken.
+  bool claim(size_t Self, size_t &Begin, size_t &End) {
+    if (!SliceCount) {
+      Begin = Next.fetch_add(MinChunk, std::memory_order_relaxed);
+      End = std::min(Total, Begin + MinChunk);
+      return Begin < Total;
+    }
+    if (Self < SliceCount) {
+      size_t Share = Total / SliceCount;
+      if (Slices[Self].take(true, std::max(MinChunk, Share / 4), Begin, End))
+        return true;
+    }
+    for (size_t K = 1; K <= SliceCount; ++K) {
+      size_t Victim = (Self + K) % SliceCount;
+      if (Victim == Self)
+        continue;
+      if (Slices[Victim].take(
+              false, std::max(MinChunk, Slices[Victim].left() / 4), Begin, End))
+        return true;
+    }
+    return false;
+  }
   bool exhausted() const {
-    return Next.load(std::memory_order_relaxed) >= Total;
+    if (!SliceCount)
+      return Next.load(std::memory_order_relaxed) >= Total;
+    for (size_t I = 0; I < SliceCount; ++I)
+      if (Slices[I].left())
+        return false;
+    return true;
   }
 };
 
@@ -139,7 +210,7 @@ public:
     Scratch.resize(Workers);
     for (unsigned I = 0; I < Workers; ++I) {
       Scratch[I] = std::make_unique<WorkerScratch>();
-      Threads.emplace_back([this, I] { serve(*Scratch[I]); });
+      Threads.emplace_back([this, I] { serve(*Scratch[I], I); });
       if (Pinned)
         pin(Threads.back(), Cores[I]);
     }
@@ -177,7 +248,7 @@ public:
       for (unsigned D = 0; D < 3; ++D)
         GroupItems *= Cmd->Launch->LocalSize[D];
     J->MinChunk = std::max<size_t>(1, MinChunkItems / GroupItems);
-    J->Shares = 2 * (Threads.size() + 1);
+    J->split(Threads.size());
     // Threads worth waking: one per minimal chunk, beyond the first.
     size_t Chunks = (J->Total + J->MinChunk - 1) / J->MinChunk;
     unsigned Asleep;
@@ -207,7 +278,7 @@ public:
       }
       if (!J)
         return;
-      runJob(*J, S, &Done);
+      runJob(*J, S, SIZE_MAX, &Done);
     }
   }
 
@@ -225,10 +296,10 @@ private:
 
   /// Runs chunks of J until it has none left to claim, or until Stop()
   /// (a helping thread stops once the command it waits for is done).
-  void runJob(Job &J, WorkerScratch &S,
+  void runJob(Job &J, WorkerScratch &S, size_t Self,
               const std::function<bool()> *Stop = nullptr) {
     size_t Begin, End;
-    while (J.claim(Begin, End)) {
+    while (J.claim(Self, Begin, End)) {
       runChunk(J, S, Begin, End);
       if (Stop && (*Stop)())
         return;
@@ -281,9 +352,9 @@ private:
     }
   }
 
-  void serve(WorkerScratch &S) {
+  void serve(WorkerScratch &S, size_t Self) {
     while (std::shared_ptr<Job> J = nextJob())
-      runJob(*J, S);
+      runJob(*J, S, Self);
   }
 
   /// Restricts T to the first processing unit of host core Core.

@@ -373,7 +373,8 @@ bool loadReachableBeforeCopy(StoreInst *Start, StoreInst *Copy,
   };
   SmallPtrSet<BasicBlock *, 32> Seen;
   SmallVector<BasicBlock *, 16> Work;
-  if (auto Found = ScanFrom(std::next(Start->getIterator()), Start->getParent()))
+  if (auto Found =
+          ScanFrom(std::next(Start->getIterator()), Start->getParent()))
     return *Found;
   append_range(Work, successors(Start->getParent()));
   while (!Work.empty()) {

@@ -417,8 +417,8 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
   }
   PassBuilder PB(&TM, Tuning, std::nullopt, Debug ? &PIC : nullptr);
   // Right before loop-vectorize: global loads of work-item loops in kernel
-  // loops prefetched one trip ahead (on AMD Zen; WEFT_PREFETCH=0/1 decides), the
-  // work-item loops keep their parallel annotation only where no
+  // loops prefetched one trip ahead (on AMD Zen; WEFT_PREFETCH=0/1
+  // decides), the work-item loops keep their parallel annotation only where no
   // work-item reloads what it stored; then per-component float4 code of
   // functions HorizontalLoops left unsplit rebuilt into vectors
   // (WEFT_REVECTORIZE=0 does not), then

@@ -81,6 +81,43 @@ TEST_P(KernelExecution, VectorAdd) {
   }
 }
 
+// Every work-group runs once, however the device shares them out: the
+// first groups take far longer than the last, so on the pthread device the
+// workers that finish their share take from the back of the others' while
+// those still run, and the same NDRange launched again is shared the same
+// way. Each work-item counts itself into its group's counter.
+TEST_P(KernelExecution, EveryWorkGroupRunsOnceUnderUnevenWork) {
+  const char *Source =
+      "kernel void count(global uint *Counts, global float *Sink) {\n"
+      "  size_t G = get_group_id(0), N = get_num_groups(0);\n"
+      "  float X = (float)get_local_id(0);\n"
+      "  for (size_t I = 0; I < (N - G) * 64; ++I)\n"
+      "    X = X * 0.999f + 1.0f;\n"
+      "  atomic_inc(&Counts[G]);\n"
+      "  if (X < 0.0f) Sink[0] = X;\n"
+      "}\n";
+  KernelRef K(makeKernel(Source, "count"));
+  ASSERT_NE(K.get(), nullptr);
+  const size_t Local = 16;
+  for (size_t Groups : {size_t(1), size_t(2), size_t(3), size_t(7),
+                        size_t(64), size_t(1000)}) {
+    SCOPED_TRACE(Groups);
+    std::vector<cl_uint> Counts(Groups, 0);
+    MemRef CountBuf(upload(Counts));
+    MemRef Sink(makeBuffer(CL_MEM_READ_WRITE, sizeof(float)));
+    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &CountBuf));
+    ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &Sink));
+    size_t Global = Groups * Local;
+    const int Launches = 3;
+    for (int L = 0; L < Launches; ++L)
+      ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global,
+                                          &Local, 0, nullptr, nullptr));
+    std::vector<cl_uint> Got = read<cl_uint>(CountBuf, Groups);
+    for (size_t G = 0; G < Groups; ++G)
+      ASSERT_EQ(Got[G], cl_uint(Local * Launches)) << "group " << G;
+  }
+}
+
 TEST_P(KernelExecution, Saxpy) {
   KernelRef K(makeKernel(kernelSource("saxpy.cl"), "saxpy"));
   ASSERT_NE(K.get(), nullptr);
