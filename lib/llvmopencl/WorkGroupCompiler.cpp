@@ -593,10 +593,13 @@ void describeKernelMemory(const Module &M, const std::string &Bitcode,
   if (Cached) {
     Key = memoryFiguresKey(Bitcode, Target, K);
     if (restoreMemoryFigures(Key, K)) {
+      std::string Limit = K.MaxWorkGroupSize
+                              ? std::to_string(K.MaxWorkGroupSize)
+                              : std::string("none (no context arrays)");
       WEFT_LOG(DebugCompile,
                "kernel '%s': %zu bytes of private memory per work-item, "
-               "work-group size limit %zu, from the kernel cache",
-               K.Name.c_str(), K.PrivateMemSize, K.MaxWorkGroupSize);
+               "work-group size limit %s, from the kernel cache",
+               K.Name.c_str(), K.PrivateMemSize, Limit.c_str());
       return;
     }
   }
