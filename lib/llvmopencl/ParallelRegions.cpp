@@ -264,19 +264,18 @@ demoteCrossBlockValues(Function &F, const UniformityInfo &UI,
   return Demoted;
 }
 
-/// The sole store to A, or null.
-StoreInst *soleStore(AllocaInst *A, SmallVectorImpl<StoreInst *> &Stores) {
-  Stores.clear();
+/// The sole store to A, or null (also when A's address escapes).
+StoreInst *soleStore(AllocaInst *A) {
+  StoreInst *Sole = nullptr;
   for (User *U : A->users()) {
+    if (isa<LoadInst>(U))
+      continue;
     auto *S = dyn_cast<StoreInst>(U);
-    if (S && S->getPointerOperand() != A)
-      return nullptr; // the alloca's address escapes
-    if (S)
-      Stores.push_back(S);
-    else if (!isa<LoadInst>(U))
+    if (!S || S->getPointerOperand() != A || Sole)
       return nullptr;
+    Sole = S;
   }
-  return Stores.size() == 1 ? Stores.front() : nullptr;
+  return Sole;
 }
 
 /// Gives a loop-carried value and the PHI it feeds one alloca. Demoted, the
@@ -303,7 +302,6 @@ unsigned coalesceLoopCarriedSlots(Function &F,
   DominatorTree DT(F);
   unsigned Coalesced = 0;
   SmallVector<AllocaInst *, 32> Candidates(Demoted.begin(), Demoted.end());
-  SmallVector<StoreInst *, 4> Stores;
   for (AllocaInst *P : Candidates) {
     if (!Demoted.contains(P))
       continue;
@@ -339,7 +337,7 @@ unsigned coalesceLoopCarriedSlots(Function &F,
           !is_contained(successors(L), H) || !DT.dominates(H, L) ||
           DT.dominates(H, Init->getParent()))
         continue;
-      StoreInst *Def = soleStore(VSlot, Stores);
+      StoreInst *Def = soleStore(VSlot);
       if (!Def || !DT.dominates(H, Def->getParent()) ||
           !DT.dominates(Def, Reload) || Def->getParent() == H)
         continue;
@@ -404,9 +402,8 @@ unsigned coalesceHeaderCopies(Function &F,
                               SmallPtrSetImpl<AllocaInst *> &Uniform) {
   unsigned Coalesced = 0;
   SmallVector<AllocaInst *, 32> Candidates(Demoted.begin(), Demoted.end());
-  SmallVector<StoreInst *, 4> Stores;
   for (AllocaInst *Q : Candidates) {
-    StoreInst *Copy = soleStore(Q, Stores);
+    StoreInst *Copy = soleStore(Q);
     auto *Source = Copy ? dyn_cast<LoadInst>(Copy->getValueOperand()) : nullptr;
     auto *P = Source ? dyn_cast<AllocaInst>(Source->getPointerOperand())
                      : nullptr;

@@ -549,6 +549,12 @@ static void measureKernelMemory(const Module &M, KernelDesc &K);
 
 namespace {
 
+/// K's work-group size limit as the log shows it.
+std::string limitText(const KernelDesc &K) {
+  return K.MaxWorkGroupSize ? std::to_string(K.MaxWorkGroupSize)
+                            : std::string("none (no context arrays)");
+}
+
 /// The kernel cache's key for K's memory figures: its name under a prefix
 /// no kernel name has, and no local size (they are per kernel).
 KernelCache::Key memoryFiguresKey(const std::string &Bitcode,
@@ -593,13 +599,10 @@ void describeKernelMemory(const Module &M, const std::string &Bitcode,
   if (Cached) {
     Key = memoryFiguresKey(Bitcode, Target, K);
     if (restoreMemoryFigures(Key, K)) {
-      std::string Limit = K.MaxWorkGroupSize
-                              ? std::to_string(K.MaxWorkGroupSize)
-                              : std::string("none (no context arrays)");
       WEFT_LOG(DebugCompile,
                "kernel '%s': %zu bytes of private memory per work-item, "
                "work-group size limit %s, from the kernel cache",
-               K.Name.c_str(), K.PrivateMemSize, Limit.c_str());
+               K.Name.c_str(), K.PrivateMemSize, limitText(K).c_str());
       return;
     }
   }
@@ -667,14 +670,11 @@ static void measureKernelMemory(const Module &M, KernelDesc &K) {
   K.MaxWorkGroupSize =
       ArenaPerItem ? std::max<uint64_t>(1, PrivateArenaBudget / ArenaPerItem)
                    : 0;
-  std::string Limit = K.MaxWorkGroupSize
-                          ? std::to_string(K.MaxWorkGroupSize)
-                          : std::string("none (no context arrays)");
   WEFT_LOG(DebugCompile,
            "kernel '%s': %zu bytes of private memory per work-item (%llu in "
            "context arrays), work-group size limit %s",
            K.Name.c_str(), K.PrivateMemSize, (unsigned long long)ArenaPerItem,
-           Limit.c_str());
+           limitText(K).c_str());
 }
 
 WorkGroupFunction compileWorkGroupFunction(const std::string &Bitcode,
