@@ -23,9 +23,11 @@
 //     runs queued chunks itself (runQueuedWork), so a small command often
 //     completes on the thread that waits for it.
 // Idle workers do sleep: the spin lasts SpinMicroseconds after the last job.
-// WEFT_PIN_THREADS=1 pins the workers of the root device to cores (sub-
-// devices always pin theirs); on a shared machine letting the scheduler
-// move them is usually faster, so it is off by default.
+// Workers are pinned, one per core (WEFT_PIN_THREADS=0 lets the scheduler
+// place the root device's; sub-devices always pin theirs): the application
+// thread helping in clFinish makes one thread more than cores, and the
+// scheduler then moves workers between cores, away from the L2 holding
+// their share (MatrixMultiplicationTiled 512: 2.35 -> 2.20 ms pinned).
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,7 +64,7 @@ constexpr auto SpinTime = std::chrono::microseconds(50);
 
 bool pinRootWorkers() {
   const char *Env = getenv("WEFT_PIN_THREADS");
-  return Env && atoi(Env) > 0;
+  return !Env || atoi(Env) > 0;
 }
 
 /// The scratch of a thread that is not a worker but runs chunks while it

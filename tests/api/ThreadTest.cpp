@@ -4,11 +4,18 @@
 // kernel, so every thread creates its own kernel object from the shared
 // program and its own buffers, and enqueues on the shared queue.
 //
+// WorkerThreads looks at the threads Weft's pthread device starts: one per
+// compute unit, each pinned to a core of its own unless WEFT_PIN_THREADS=0
+// (api.WorkerThreads.unpinned), read from /proc/self/task.
+//
 //===----------------------------------------------------------------------===//
 
 #include "TestCommon.h"
 
 #include <atomic>
+#include <dirent.h>
+#include <map>
+#include <sched.h>
 #include <thread>
 
 using namespace weft_test;
@@ -132,5 +139,77 @@ TEST_P(HostThreads, QueuePerThread) {
 }
 
 WEFT_INSTANTIATE_DEVICE_TEST(HostThreads);
+
+class WorkerThreads : public DeviceTest {};
+
+/// The CPUs each thread of this process may run on, from the
+/// Cpus_allowed_list line of /proc/self/task/<tid>/status ("0-3,6").
+std::map<int, std::set<int>> threadAffinities() {
+  std::map<int, std::set<int>> Result;
+  DIR *Tasks = opendir("/proc/self/task");
+  if (!Tasks)
+    return Result;
+  while (dirent *Entry = readdir(Tasks)) {
+    int Tid = atoi(Entry->d_name);
+    if (Tid <= 0)
+      continue;
+    std::ifstream Status(std::string("/proc/self/task/") + Entry->d_name +
+                         "/status");
+    std::string Line;
+    while (std::getline(Status, Line)) {
+      if (Line.rfind("Cpus_allowed_list:", 0) != 0)
+        continue;
+      std::stringstream List(Line.substr(Line.find(':') + 1));
+      std::string Range;
+      std::set<int> &Cpus = Result[Tid];
+      while (std::getline(List, Range, ',')) {
+        int First = 0, Last = 0;
+        int Read = sscanf(Range.c_str(), "%d-%d", &First, &Last);
+        for (int C = First; Read >= 1 && C <= (Read == 2 ? Last : First); ++C)
+          Cpus.insert(C);
+      }
+    }
+  }
+  closedir(Tasks);
+  return Result;
+}
+
+TEST_P(WorkerThreads, PinnedOnePerCoreUnlessDisabled) {
+  if (platformUnderTestName() != "Weft" ||
+      deviceString(Device, CL_DEVICE_NAME).rfind("pthread-", 0) != 0)
+    GTEST_SKIP() << "not Weft's pthread device";
+  cpu_set_t Allowed;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(Allowed), &Allowed), 0);
+  if (CPU_COUNT(&Allowed) < 2)
+    GTEST_SKIP() << "the process may use one CPU: every thread looks pinned";
+  const char *Env = getenv("WEFT_PIN_THREADS");
+  bool Pinned = !Env || atoi(Env) > 0;
+  cl_uint Units = deviceInfo<cl_uint>(Device, CL_DEVICE_MAX_COMPUTE_UNITS);
+
+  // Threads on one CPU, and which CPUs those are. The workers started with
+  // the platform; other tests' sub-devices may add pinned threads of their
+  // own, which only raise the counts.
+  std::map<int, std::set<int>> Affinities = threadAffinities();
+  ASSERT_FALSE(Affinities.empty()) << "no /proc/self/task";
+  size_t OnOneCpu = 0;
+  std::set<int> Cpus;
+  for (auto &[Tid, Set] : Affinities)
+    if (Set.size() == 1) {
+      ++OnOneCpu;
+      Cpus.insert(*Set.begin());
+    }
+  if (!Pinned) {
+    EXPECT_EQ(OnOneCpu, 0u) << "a thread is pinned under WEFT_PIN_THREADS=0";
+    return;
+  }
+  EXPECT_GE(OnOneCpu, size_t(Units)) << "workers left unpinned";
+  EXPECT_GE(Cpus.size(), std::min<size_t>(Units, CPU_COUNT(&Allowed)))
+      << "workers pinned to the same CPU";
+  for (int Cpu : Cpus)
+    EXPECT_TRUE(CPU_ISSET(Cpu, &Allowed))
+        << "worker pinned to CPU " << Cpu << ", outside the process's set";
+}
+
+WEFT_INSTANTIATE_DEVICE_TEST(WorkerThreads);
 
 } // namespace
