@@ -23,11 +23,16 @@
 //     runs queued chunks itself (runQueuedWork), so a small command often
 //     completes on the thread that waits for it.
 // Idle workers do sleep: the spin lasts SpinMicroseconds after the last job.
-// Workers are pinned, one per core (WEFT_PIN_THREADS=0 lets the scheduler
-// place the root device's; sub-devices always pin theirs): the application
-// thread helping in clFinish makes one thread more than cores, and the
-// scheduler then moves workers between cores, away from the L2 holding
-// their share (MatrixMultiplicationTiled 512: 2.35 -> 2.20 ms pinned).
+//
+// A worker running a job worth splitting pins itself to its core, and lets
+// go when it sleeps (WEFT_PIN_THREADS=0: never; sub-devices' workers are
+// pinned for good). While a kernel runs, the application thread helping in
+// clFinish makes one thread more than cores, and unpinned workers get moved
+// between cores, away from the L2 that holds their share
+// (MatrixMultiplicationTiled 512: 2.35 -> 2.20 ms pinned). Pinned while
+// idle, though, a spinning worker keeps the core of an application thread
+// that launches small kernels one after another (an empty kernel's launch
+// 1.0 -> 1.75 us), so pinning lasts only while there is work.
 //
 //===----------------------------------------------------------------------===//
 
@@ -195,7 +200,10 @@ public:
       Cores = *HostCores;
       Pinned = true;
     } else {
-      Pinned = pinRootWorkers();
+      PinWhenBusy = pinRootWorkers();
+      // What the workers inherit, and get back when they let go.
+      if (sched_getaffinity(0, sizeof(Inherited), &Inherited) != 0)
+        PinWhenBusy = false;
     }
     if (Workers > 1) {
       Desc.PartitionMaxSubDevices = Workers;
@@ -213,8 +221,9 @@ public:
     for (unsigned I = 0; I < Workers; ++I) {
       Scratch[I] = std::make_unique<WorkerScratch>();
       Threads.emplace_back([this, I] { serve(*Scratch[I], I); });
-      if (Pinned)
-        pin(Threads.back(), Cores[I]);
+      cpu_set_t Set;
+      if (Pinned && coreSet(Cores[I], Set))
+        setAffinity(Threads.back().native_handle(), Set);
     }
   }
 
@@ -309,8 +318,9 @@ private:
   }
 
   /// The oldest job with work left, spinning briefly and then sleeping
-  /// while there is none; null when the device is being destroyed.
-  std::shared_ptr<Job> nextJob() {
+  /// while there is none (unpinned first when OnCore); null when the device
+  /// is being destroyed.
+  std::shared_ptr<Job> nextJob(bool &OnCore) {
     auto SpinUntil = std::chrono::steady_clock::now() + SpinTime;
     for (;;) {
       uint64_t Seen = Queued.load(std::memory_order_acquire);
@@ -321,6 +331,12 @@ private:
         if (Stopping)
           return nullptr;
         if (std::chrono::steady_clock::now() >= SpinUntil) {
+          if (OnCore) {
+            Guard.unlock();
+            setAffinity(pthread_self(), Inherited);
+            OnCore = false;
+            continue;
+          }
           ++Sleepers;
           Wake.wait(Guard, [&] {
             return Stopping || Queued.load(std::memory_order_acquire) != Seen;
@@ -355,23 +371,40 @@ private:
   }
 
   void serve(WorkerScratch &S, size_t Self) {
-    while (std::shared_ptr<Job> J = nextJob())
+    bool OnCore = false;
+    while (std::shared_ptr<Job> J = nextJob(OnCore)) {
+      // A job with a few chunks for every worker is worth a system call.
+      cpu_set_t Set;
+      if (PinWhenBusy && !OnCore &&
+          J->Total >= 2 * J->MinChunk * Threads.size() &&
+          coreSet(Cores[Self], Set))
+        OnCore = setAffinity(pthread_self(), Set);
       runJob(*J, S, Self);
+    }
   }
 
-  /// Restricts T to the first processing unit of host core Core.
-  static void pin(std::thread &T, unsigned Core) {
+  /// The first processing unit of host core Core, as a set.
+  static bool coreSet(unsigned Core, cpu_set_t &Set) {
     const HostTopology &Host = hostTopology();
     if (Core >= Host.CorePU.size())
-      return;
-    cpu_set_t Set;
+      return false;
     CPU_ZERO(&Set);
     CPU_SET(Host.CorePU[Core], &Set);
-    if (pthread_setaffinity_np(T.native_handle(), sizeof(Set), &Set) != 0)
-      WEFT_LOG(DebugDevice, "could not pin a worker to core %u", Core);
+    return true;
   }
 
+  static bool setAffinity(pthread_t T, const cpu_set_t &Set) {
+    if (pthread_setaffinity_np(T, sizeof(Set), &Set) == 0)
+      return true;
+    WEFT_LOG(DebugDevice, "could not set a worker's CPU affinity");
+    return false;
+  }
+
+  /// Sub-devices: workers pinned to their cores from the start.
   bool Pinned = false;
+  /// Root device: workers pinned while they run jobs (see the header).
+  bool PinWhenBusy = false;
+  cpu_set_t Inherited;
   std::mutex Lock;
   std::condition_variable Wake;
   std::deque<std::shared_ptr<Job>> Jobs;

@@ -4,15 +4,18 @@
 // kernel, so every thread creates its own kernel object from the shared
 // program and its own buffers, and enqueues on the shared queue.
 //
-// WorkerThreads looks at the threads Weft's pthread device starts: one per
-// compute unit, each pinned to a core of its own unless WEFT_PIN_THREADS=0
-// (api.WorkerThreads.unpinned), read from /proc/self/task.
+// WorkerThreads looks at the threads of Weft's pthread device, from
+// /proc/self/task: while a kernel of many work-groups runs, one per compute
+// unit is pinned to a CPU of its own (none under WEFT_PIN_THREADS=0,
+// api.WorkerThreads.unpinned); idle, none is.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TestCommon.h"
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <dirent.h>
 #include <map>
 #include <sched.h>
@@ -174,7 +177,23 @@ std::map<int, std::set<int>> threadAffinities() {
   return Result;
 }
 
-TEST_P(WorkerThreads, PinnedOnePerCoreUnlessDisabled) {
+/// How many threads may run on one CPU only, and which CPUs those are.
+struct PinnedThreads {
+  size_t Count = 0;
+  std::set<int> Cpus;
+};
+
+PinnedThreads pinnedThreads() {
+  PinnedThreads P;
+  for (auto &[Tid, Set] : threadAffinities())
+    if (Set.size() == 1) {
+      ++P.Count;
+      P.Cpus.insert(*Set.begin());
+    }
+  return P;
+}
+
+TEST_P(WorkerThreads, PinnedToCoresWhileBusy) {
   if (platformUnderTestName() != "Weft" ||
       deviceString(Device, CL_DEVICE_NAME).rfind("pthread-", 0) != 0)
     GTEST_SKIP() << "not Weft's pthread device";
@@ -182,32 +201,81 @@ TEST_P(WorkerThreads, PinnedOnePerCoreUnlessDisabled) {
   ASSERT_EQ(sched_getaffinity(0, sizeof(Allowed), &Allowed), 0);
   if (CPU_COUNT(&Allowed) < 2)
     GTEST_SKIP() << "the process may use one CPU: every thread looks pinned";
+  ASSERT_FALSE(threadAffinities().empty()) << "no /proc/self/task";
   const char *Env = getenv("WEFT_PIN_THREADS");
-  bool Pinned = !Env || atoi(Env) > 0;
-  cl_uint Units = deviceInfo<cl_uint>(Device, CL_DEVICE_MAX_COMPUTE_UNITS);
+  bool Pinning = !Env || atoi(Env) > 0;
+  size_t Units = deviceInfo<cl_uint>(Device, CL_DEVICE_MAX_COMPUTE_UNITS);
+  size_t Wanted = std::min<size_t>(Units, CPU_COUNT(&Allowed));
 
-  // Threads on one CPU, and which CPUs those are. The workers started with
-  // the platform; other tests' sub-devices may add pinned threads of their
-  // own, which only raise the counts.
-  std::map<int, std::set<int>> Affinities = threadAffinities();
-  ASSERT_FALSE(Affinities.empty()) << "no /proc/self/task";
-  size_t OnOneCpu = 0;
-  std::set<int> Cpus;
-  for (auto &[Tid, Set] : Affinities)
-    if (Set.size() == 1) {
-      ++OnOneCpu;
-      Cpus.insert(*Set.begin());
+  // Idle workers are the scheduler's.
+  EXPECT_EQ(pinnedThreads().Count, 0u) << "a thread is pinned before any work";
+
+  // A kernel of many work-groups, long enough to look at the threads while
+  // it runs (a chain of dependent multiply-adds per work-item).
+  KernelRef K(makeKernel("kernel void chain(global float *Out, int N) {\n"
+                         "  float X = get_global_id(0);\n"
+                         "  for (int I = 0; I < N; ++I)\n"
+                         "    X = X * 0.999f + 1.0f;\n"
+                         "  Out[get_global_id(0)] = X;\n"
+                         "}\n",
+                         "chain"));
+  ASSERT_NE(K.get(), nullptr);
+  const size_t Items = 4096;
+  const cl_int N = 4000000;
+  MemRef Out(makeBuffer(CL_MEM_WRITE_ONLY, Items * sizeof(float)));
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Out));
+  ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_int), &N));
+  const size_t Local = 16;
+  cl_event Run = nullptr;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Items, &Local, 0,
+                                      nullptr, &Run));
+  EventRef RunRef(Run);
+  ASSERT_CL_OK(clFlush(Queue));
+  // Look while it runs: every worker on a CPU of its own once it started.
+  bool SawAllPinned = false;
+  size_t MostPinned = 0;
+  for (;;) {
+    cl_int Status = CL_QUEUED;
+    ASSERT_CL_OK(clGetEventInfo(Run, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                sizeof(Status), &Status, nullptr));
+    if (Status <= CL_COMPLETE)
+      break;
+    PinnedThreads P = pinnedThreads();
+    MostPinned = std::max(MostPinned, P.Count);
+    if (P.Count >= Units && P.Cpus.size() >= Wanted) {
+      SawAllPinned = true;
+      for (int Cpu : P.Cpus)
+        EXPECT_TRUE(CPU_ISSET(Cpu, &Allowed))
+            << "worker pinned to CPU " << Cpu << ", outside the process's set";
+      if (Pinning)
+        break;
     }
-  if (!Pinned) {
-    EXPECT_EQ(OnOneCpu, 0u) << "a thread is pinned under WEFT_PIN_THREADS=0";
-    return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
-  EXPECT_GE(OnOneCpu, size_t(Units)) << "workers left unpinned";
-  EXPECT_GE(Cpus.size(), std::min<size_t>(Units, CPU_COUNT(&Allowed)))
-      << "workers pinned to the same CPU";
-  for (int Cpu : Cpus)
-    EXPECT_TRUE(CPU_ISSET(Cpu, &Allowed))
-        << "worker pinned to CPU " << Cpu << ", outside the process's set";
+  ASSERT_CL_OK(clWaitForEvents(1, &Run));
+  if (Pinning)
+    EXPECT_TRUE(SawAllPinned) << "at most " << MostPinned << " of " << Units
+                              << " workers pinned to distinct CPUs while "
+                                 "the kernel ran";
+  else
+    EXPECT_EQ(MostPinned, 0u) << "a thread pinned under WEFT_PIN_THREADS=0";
+
+  // Idle again, the workers let go of their cores (they spin for 50 us
+  // first; give them far longer).
+  size_t StillPinned = 0;
+  for (int Try = 0; Try < 100; ++Try) {
+    StillPinned = pinnedThreads().Count;
+    if (!StillPinned)
+      break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(StillPinned, 0u) << "workers still pinned a second after the work";
+
+  // And the kernel ran: X_{n+1} = 0.999 X_n + 1 tends to 1000.
+  std::vector<float> Result(Items);
+  ASSERT_CL_OK(readInto(Out, Result));
+  for (size_t I = 0; I < Items; I += 511)
+    EXPECT_NEAR(Result[I], 1000.0f, 1.0f) << "work-item " << I;
 }
 
 WEFT_INSTANTIATE_DEVICE_TEST(WorkerThreads);
