@@ -210,8 +210,10 @@ TEST_P(WorkerThreads, PinnedToCoresWhileBusy) {
   // Idle workers are the scheduler's.
   EXPECT_EQ(pinnedThreads().Count, 0u) << "a thread is pinned before any work";
 
-  // A kernel of many work-groups, long enough to look at the threads while
-  // it runs (a chain of dependent multiply-adds per work-item).
+  // A kernel of many work-groups (the device pins for a few minimal chunks
+  // of 512 work-items per worker), long enough to look at the threads while
+  // it runs: a chain of dependent multiply-adds per work-item, the same
+  // work per core whatever the number of cores.
   KernelRef K(makeKernel("kernel void chain(global float *Out, int N) {\n"
                          "  float X = get_global_id(0);\n"
                          "  for (int I = 0; I < N; ++I)\n"
@@ -220,7 +222,7 @@ TEST_P(WorkerThreads, PinnedToCoresWhileBusy) {
                          "}\n",
                          "chain"));
   ASSERT_NE(K.get(), nullptr);
-  const size_t Items = 4096;
+  const size_t Items = 2048 * Units;
   const cl_int N = 4000000;
   MemRef Out(makeBuffer(CL_MEM_WRITE_ONLY, Items * sizeof(float)));
   ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Out));
