@@ -181,8 +181,8 @@ template <typename Fn, const char *Name> Fn unsupported() {
   WEFT_UNSUPPORTED(clEnqueueReleaseEGLObjectsKHR) \
   WEFT_UNSUPPORTED(clCreateEventFromEGLSyncKHR) \
   WEFT_IMPLEMENTED(clCreateCommandQueueWithProperties) \
-  WEFT_UNSUPPORTED(clCreatePipe) \
-  WEFT_UNSUPPORTED(clGetPipeInfo) \
+  WEFT_IMPLEMENTED(clCreatePipe) \
+  WEFT_IMPLEMENTED(clGetPipeInfo) \
   WEFT_IMPLEMENTED(clSVMAlloc) \
   WEFT_IMPLEMENTED(clSVMFree) \
   WEFT_IMPLEMENTED(clEnqueueSVMFree) \

@@ -50,7 +50,7 @@ Kernel::Kernel(const Kernel &Source)
   }
   for (ArgValue &A : Args)
     if (A.Buffer)
-      A.Buffer->retainInternal();
+      A.Buffer->retainWeak();
   Prog.retainInternal();
   Prog.attachKernel();
 }
@@ -58,7 +58,7 @@ Kernel::Kernel(const Kernel &Source)
 Kernel::~Kernel() {
   for (ArgValue &A : Args)
     if (A.Buffer)
-      A.Buffer->releaseInternal();
+      A.Buffer->releaseWeak();
   Prog.detachKernel();
   Prog.releaseInternal();
 }
@@ -141,11 +141,13 @@ cl_int Kernel::setArg(cl_uint Index, size_t Size, const void *Value) {
     break;
   }
   }
+  // A weak reference: the application may release the buffer while the
+  // kernel lives on, and then its destructor callbacks must run.
   if (New.Buffer)
-    New.Buffer->retainInternal();
+    New.Buffer->retainWeak();
   std::lock_guard<std::mutex> Guard(Lock);
   if (Args[Index].Buffer)
-    Args[Index].Buffer->releaseInternal();
+    Args[Index].Buffer->releaseWeak();
   Args[Index] = std::move(New);
   return CL_SUCCESS;
 }
@@ -164,21 +166,28 @@ cl_int Kernel::setArgSvm(cl_uint Index, const void *Pointer) {
   New.SvmPointer = Pointer;
   std::lock_guard<std::mutex> Guard(Lock);
   if (Args[Index].Buffer)
-    Args[Index].Buffer->releaseInternal();
+    Args[Index].Buffer->releaseWeak();
   Args[Index] = std::move(New);
   return CL_SUCCESS;
 }
 
-bool Kernel::snapshotArgs(std::vector<ArgValue> &Out) const {
+cl_int Kernel::snapshotArgs(std::vector<ArgValue> &Out) const {
   std::lock_guard<std::mutex> Guard(Lock);
   for (const ArgValue &A : Args)
     if (!A.IsSet)
-      return false;
+      return WEFT_ERROR(CL_INVALID_KERNEL_ARGS, "an argument is not set");
   Out = Args;
-  for (ArgValue &A : Out)
-    if (A.Buffer)
-      A.Buffer->retainInternal();
-  return true;
+  for (size_t I = 0; I < Out.size(); ++I) {
+    if (!Out[I].Buffer || Out[I].Buffer->tryRetainInternal())
+      continue;
+    for (size_t J = 0; J < I; ++J)
+      if (Out[J].Buffer)
+        Out[J].Buffer->releaseInternal();
+    Out.clear();
+    return WEFT_ERROR(CL_INVALID_MEM_OBJECT,
+                      "a memory object argument was released");
+  }
+  return CL_SUCCESS;
 }
 
 size_t Kernel::localMemSize() const {
@@ -351,8 +360,8 @@ cl_int enqueueKernel(cl_command_queue Q, cl_kernel KernelId, cl_uint WorkDim,
                                    LocalSize, Offset, Global, Local))
     return Err;
   std::vector<Kernel::ArgValue> Values;
-  if (!K->snapshotArgs(Values))
-    return WEFT_ERROR(CL_INVALID_KERNEL_ARGS, "an argument is not set");
+  if (cl_int Err = K->snapshotArgs(Values))
+    return Err;
   auto ReleaseValues = [](std::vector<Kernel::ArgValue> &Vs) {
     for (Kernel::ArgValue &V : Vs)
       if (V.Buffer)

@@ -34,8 +34,9 @@ public:
   cl_int setArgSvm(cl_uint Index, const void *Pointer);
 
   cl_int setArg(cl_uint Index, size_t Size, const void *Value);
-  /// A consistent copy of the arguments; fails if one is unset.
-  bool snapshotArgs(std::vector<ArgValue> &Out) const;
+  /// A consistent copy of the arguments, each memory object retained;
+  /// fails if one is unset or its memory object is gone.
+  cl_int snapshotArgs(std::vector<ArgValue> &Out) const;
   /// Bytes of local memory the kernel needs with its current arguments.
   size_t localMemSize() const;
 

@@ -31,7 +31,9 @@ MemObject::MemObject(MemObject &P, cl_mem_flags F, size_t O, size_t S)
   Parent->retainInternal();
 }
 
-MemObject::~MemObject() {
+MemObject::~MemObject() = default;
+
+void MemObject::destroy() {
   // Most recently registered first, before the storage goes away.
   for (auto It = DestructorCallbacks.rbegin(); It != DestructorCallbacks.rend();
        ++It)
@@ -42,6 +44,7 @@ MemObject::~MemObject() {
   if (Parent)
     Parent->releaseInternal();
   Ctx.releaseInternal();
+  releaseWeak();
 }
 
 void *MemObject::deviceAddress(const Device &D) const {
@@ -291,6 +294,27 @@ CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(
     return WEFT_ERROR(CL_INVALID_VALUE, "NULL callback");
   Mem->addDestructorCallback(Fn, UserData);
   return CL_SUCCESS;
+}
+
+// No Weft device supports pipes (CL_DEVICE_PIPE_SUPPORT is CL_FALSE), so no
+// memory object is a pipe.
+CL_API_ENTRY cl_mem CL_API_CALL clCreatePipe(cl_context C, cl_mem_flags,
+                                             cl_uint, cl_uint,
+                                             const cl_pipe_properties *,
+                                             cl_int *ErrcodeRet) {
+  if (!castContext(C))
+    setError(ErrcodeRet, WEFT_ERROR(CL_INVALID_CONTEXT, "bad context"));
+  else
+    setError(ErrcodeRet, WEFT_ERROR(CL_INVALID_OPERATION,
+                                    "no device of the context supports pipes"));
+  return nullptr;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetPipeInfo(cl_mem M, cl_pipe_info, size_t,
+                                              void *, size_t *) {
+  if (!castMemObject(M))
+    return WEFT_ERROR(CL_INVALID_MEM_OBJECT, "bad memory object");
+  return WEFT_ERROR(CL_INVALID_MEM_OBJECT, "the memory object is not a pipe");
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem M,

@@ -31,6 +31,18 @@ public:
   MemObject(MemObject &Parent, cl_mem_flags Flags, size_t Origin, size_t Size);
   ~MemObject();
 
+  /// The last reference went: destructor callbacks run and the storage is
+  /// freed now; the object's own memory stays while weak references remain.
+  void destroy();
+  /// A kernel argument slot names the object without keeping it alive
+  /// (clSetKernelArg does not retain); enqueues upgrade it with
+  /// tryRetainInternal.
+  void retainWeak() { WeakRefs.fetch_add(1, std::memory_order_relaxed); }
+  void releaseWeak() {
+    if (WeakRefs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+      delete this;
+  }
+
   Context &context() const { return Ctx; }
   cl_mem_flags flags() const { return Flags; }
   size_t size() const { return Size; }
@@ -70,6 +82,8 @@ private:
   std::mutex Lock;
   std::vector<std::pair<DestructorFn, void *>> DestructorCallbacks;
   std::unique_ptr<ImageInfo> Image;
+  /// Weak references, plus one held by all the strong ones together.
+  std::atomic<cl_uint> WeakRefs{1};
 };
 
 /// A buffer (not an image), for the buffer entry points.

@@ -109,8 +109,19 @@ public:
     if (TotalRefs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       Derived *Self = static_cast<Derived *>(this);
       Self->Kind = ObjectKind::Dead;
-      delete Self;
+      Self->destroy();
     }
+  }
+  /// A reference taken from a weak one (MemObject's kernel argument
+  /// slots): fails once the last reference has gone, however many weak
+  /// ones remain.
+  bool tryRetainInternal() {
+    cl_uint N = TotalRefs.load(std::memory_order_relaxed);
+    while (N != 0)
+      if (TotalRefs.compare_exchange_weak(N, N + 1, std::memory_order_acquire,
+                                          std::memory_order_relaxed))
+        return true;
+    return false;
   }
   cl_uint referenceCount() const {
     return ExternalRefs.load(std::memory_order_relaxed);
@@ -121,6 +132,9 @@ public:
   /// Hook for work due when the application lets go (e.g. a queue
   /// flushing). Derived classes may hide it.
   void lastExternalRelease() {}
+  /// Runs when the last reference goes. Derived classes that outlive their
+  /// references in memory (weak references) hide it.
+  void destroy() { delete static_cast<Derived *>(this); }
 
 private:
   std::atomic<cl_uint> ExternalRefs{1};

@@ -375,6 +375,25 @@ TEST_P(Buffers, ReferenceCount) {
   ASSERT_CL_OK(clReleaseMemObject(M));
 }
 
+// Without CL_DEVICE_PIPE_SUPPORT no pipe can be created (CL_INVALID_OPERATION)
+// and no memory object is a pipe (CL_INVALID_MEM_OBJECT), per the OpenCL 3.0
+// API specification of clCreatePipe and clGetPipeInfo.
+TEST_P(Buffers, PipesWithoutPipeSupport) {
+  if (deviceInfo<cl_bool>(Device, CL_DEVICE_PIPE_SUPPORT))
+    GTEST_SKIP() << "the device supports pipes";
+  EXPECT_EQ(deviceInfo<cl_uint>(Device, CL_DEVICE_PIPE_MAX_PACKET_SIZE), 0u);
+  cl_int Err = CL_SUCCESS;
+  cl_mem Pipe = clCreatePipe(Context, CL_MEM_HOST_NO_ACCESS, 4, 4, nullptr,
+                             &Err);
+  EXPECT_EQ(Pipe, nullptr);
+  EXPECT_CL(CL_INVALID_OPERATION, Err);
+  MemRef NotAPipe(makeBuffer(CL_MEM_READ_WRITE, 4));
+  cl_uint Packet = 0;
+  EXPECT_CL(CL_INVALID_MEM_OBJECT,
+            clGetPipeInfo(NotAPipe, CL_PIPE_PACKET_SIZE, sizeof(Packet),
+                          &Packet, nullptr));
+}
+
 WEFT_INSTANTIATE_DEVICE_TEST(Buffers);
 
 } // namespace

@@ -238,6 +238,82 @@ TEST_P(Kernels, RetainRelease) {
             clBuildProgram(Program, 1, &Device, nullptr, nullptr, nullptr));
 }
 
+void CL_CALLBACK countDestruction(cl_mem, void *Count) {
+  ++*static_cast<int *>(Count);
+}
+
+// clSetKernelArg does not retain: a buffer the application releases while
+// it is still a kernel argument is destroyed (its destructor callbacks run)
+// once no command uses it, and the kernel lives on. A command enqueued
+// before the release keeps the buffer until it completes.
+TEST_P(Kernels, ArgumentsDoNotKeepBuffersAlive) {
+  int Destroyed = 0;
+  cl_mem Buf = makeBuffer(CL_MEM_READ_WRITE, 64 * sizeof(cl_int));
+  ASSERT_NE(Buf, nullptr);
+  ASSERT_CL_OK(clSetMemObjectDestructorCallback(Buf, countDestruction,
+                                                &Destroyed));
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Buf));
+  cl_int Value = 5;
+  cl_float4 V = {{2, 0, 0, 0}};
+  ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(Value), &Value));
+  ASSERT_CL_OK(clSetKernelArg(K, 2, 16 * sizeof(cl_int), nullptr));
+  ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(V), &V));
+  size_t Global = 64, Local = 16;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, &Local,
+                                      0, nullptr, nullptr));
+  std::vector<cl_int> Host(64, -1);
+  ASSERT_CL_OK(readInto(Buf, Host));
+  for (cl_int X : Host)
+    ASSERT_EQ(X, 7);
+  ASSERT_CL_OK(clReleaseMemObject(Buf));
+  ASSERT_CL_OK(clFinish(Queue));
+  EXPECT_EQ(Destroyed, 1) << "the kernel argument kept the buffer alive";
+
+  // The kernel still works with a new buffer in the slot.
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Out));
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, &Local,
+                                      0, nullptr, nullptr));
+  ASSERT_CL_OK(readInto(Out, Host));
+  EXPECT_EQ(Host[63], 7);
+
+  // Released while an enqueued command still uses it: destroyed after the
+  // command, with its results written.
+  cl_mem Late = makeBuffer(CL_MEM_READ_WRITE, 64 * sizeof(cl_int));
+  ASSERT_NE(Late, nullptr);
+  int LateDestroyed = 0;
+  ASSERT_CL_OK(clSetMemObjectDestructorCallback(Late, countDestruction,
+                                                &LateDestroyed));
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Late));
+  cl_event Gate = clCreateUserEvent(Context, nullptr);
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, &Local,
+                                      1, &Gate, nullptr));
+  ASSERT_CL_OK(clReleaseMemObject(Late));
+  EXPECT_EQ(LateDestroyed, 0) << "destroyed under a pending command";
+  ASSERT_CL_OK(clSetUserEventStatus(Gate, CL_COMPLETE));
+  ASSERT_CL_OK(clFinish(Queue));
+  ASSERT_CL_OK(clReleaseEvent(Gate));
+  EXPECT_EQ(LateDestroyed, 1);
+}
+
+// Enqueuing a kernel whose buffer argument the application has released is
+// refused rather than run on freed memory.
+TEST_P(Kernels, EnqueueWithReleasedBufferArgument) {
+  WEFT_ONLY("the specification leaves this undefined");
+  cl_mem Buf = makeBuffer(CL_MEM_READ_WRITE, 64 * sizeof(cl_int));
+  ASSERT_NE(Buf, nullptr);
+  cl_int Value = 1;
+  cl_float4 V = {{0, 0, 0, 0}};
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Buf));
+  ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(Value), &Value));
+  ASSERT_CL_OK(clSetKernelArg(K, 2, 16 * sizeof(cl_int), nullptr));
+  ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(V), &V));
+  ASSERT_CL_OK(clReleaseMemObject(Buf));
+  size_t Global = 64;
+  EXPECT_CL(CL_INVALID_MEM_OBJECT,
+            clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, nullptr, 0,
+                                   nullptr, nullptr));
+}
+
 // CL_KERNEL_PRIVATE_MEM_SIZE, CL_KERNEL_LOCAL_MEM_SIZE and the work-group
 // size a kernel's context arrays allow.
 class KernelMemory : public DeviceTest {};
