@@ -40,6 +40,9 @@ struct TargetDesc {
   /// OpenCL C versions the device accepts with -cl-std (e.g. "CL1.2",
   /// "CL3.0"); the first is the default.
   std::vector<std::string> OpenCLCVersions = {"CL1.2", "CL3.0"};
+  /// The device's OpenCL version as __OPENCL_VERSION__ spells it (300 for
+  /// "OpenCL 3.0"); clang defines the macro only for SPIR targets.
+  unsigned OpenCLVersion = 300;
   /// OpenCL C 3.0 optional features to enable in the front end
   /// (e.g. "__opencl_c_fp64").
   std::vector<std::string> OpenCLCFeatures;

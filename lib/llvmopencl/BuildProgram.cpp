@@ -220,6 +220,7 @@ std::vector<std::string> frontEndArgs(const ParsedOptions &Opts,
                    "__opencl_c_read_write_images", true)
             .Default(false))
       Args.push_back("-D" + F + "=1");
+  Args.push_back("-D__OPENCL_VERSION__=" + std::to_string(Target.OpenCLVersion));
   // Every OpenCL C version defines __IMAGE_SUPPORT__ on devices with
   // images; clang leaves it to the implementation.
   if (std::find(Target.OpenCLCFeatures.begin(), Target.OpenCLCFeatures.end(),

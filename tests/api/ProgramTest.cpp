@@ -249,6 +249,51 @@ TEST_P(Programs, LanguageVersionsAndFeatureMacros) {
   }
 }
 
+// The predefined macros of the OpenCL C specification (6.12 / 6.13 of
+// OpenCL C 3.0): __OPENCL_VERSION__ is the device's OpenCL version whatever
+// -cl-std says, CL_VERSION_* are the version numbers, __FAST_RELAXED_MATH__
+// follows -cl-fast-relaxed-math, __IMAGE_SUPPORT__ follows
+// CL_DEVICE_IMAGE_SUPPORT.
+TEST_P(Programs, PredefinedMacros) {
+  const std::string Source =
+      "#ifndef __OPENCL_VERSION__\n#define __OPENCL_VERSION__ -1\n#endif\n"
+      "kernel void device_version(global int *p) {\n"
+      "  p[0] = __OPENCL_VERSION__;\n}\n"
+      "kernel void versions(global int *p) {\n"
+      "  p[0] = CL_VERSION_1_0 == 100 && CL_VERSION_1_1 == 110 &&\n"
+      "         CL_VERSION_1_2 == 120 && CL_VERSION_2_0 == 200 &&\n"
+      "         CL_VERSION_3_0 == 300;\n}\n"
+      "kernel void relaxed(global int *p) {\n"
+      "#ifdef __FAST_RELAXED_MATH__\n  p[0] = 1;\n#else\n  p[0] = 0;\n#endif\n"
+      "}\n"
+      "kernel void images(global int *p) {\n"
+      "#ifdef __IMAGE_SUPPORT__\n  p[0] = 1;\n#else\n  p[0] = 0;\n#endif\n}\n"
+      "kernel void little(global int *p) {\n"
+      "#if defined(__ENDIAN_LITTLE__) && __ENDIAN_LITTLE__ == 1\n"
+      "  p[0] = 1;\n#else\n  p[0] = 0;\n#endif\n}\n";
+  // "OpenCL <major>.<minor> <vendor-specific>"
+  std::string Version = deviceString(Device, CL_DEVICE_VERSION);
+  int Major = 0, Minor = 0;
+  ASSERT_EQ(sscanf(Version.c_str(), "OpenCL %d.%d", &Major, &Minor), 2)
+      << Version;
+  const int Expected = Major * 100 + Minor * 10;
+  const bool Images = deviceInfo<cl_bool>(Device, CL_DEVICE_IMAGE_SUPPORT);
+  for (const char *Options : {"", "-cl-std=CL1.2", "-cl-std=CL3.0"}) {
+    ProgramRef P(buildProgram(Context, Device, Source, Options));
+    ASSERT_NE(P.get(), nullptr) << Options;
+    EXPECT_EQ(runScalarKernel(P, "device_version"), Expected) << Options;
+    EXPECT_EQ(runScalarKernel(P, "versions"), 1) << Options;
+    EXPECT_EQ(runScalarKernel(P, "relaxed"), 0) << Options;
+    EXPECT_EQ(runScalarKernel(P, "images"), Images ? 1 : 0) << Options;
+    EXPECT_EQ(runScalarKernel(P, "little"), 1) << Options;
+  }
+  ProgramRef Relaxed(
+      buildProgram(Context, Device, Source, "-cl-fast-relaxed-math"));
+  ASSERT_NE(Relaxed.get(), nullptr);
+  EXPECT_EQ(runScalarKernel(Relaxed, "relaxed"), 1);
+  EXPECT_EQ(runScalarKernel(Relaxed, "device_version"), Expected);
+}
+
 // A kernel with a barrier builds and runs on every platform; BarrierTest.cpp
 // covers barriers in depth.
 TEST_P(Programs, BarrierKernel) {
