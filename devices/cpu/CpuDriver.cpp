@@ -118,7 +118,9 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
 
   // Images are host memory with a descriptor (lib/CL/Image.h); the builtins
   // are in lib/kernel/image.cl. Limits are the full profile's minimums or
-  // more; 2-D images from buffers are not supported (alignments 0).
+  // more. A 2D image made from a buffer reads the buffer's storage in place;
+  // the builtins load a pixel at its own size's alignment, so rows and
+  // bases need only be whole pixels apart (cl_khr_image2d_from_buffer).
   // Remainder groups run the work-group function's second, smaller copy
   // (ParallelRegions.cpp, WorkItemLoops.cpp).
   Desc.NonUniformWorkGroupSupport = true;
@@ -131,6 +133,9 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
   Desc.MaxWriteImageArgs = 64;
   Desc.MaxReadWriteImageArgs = 64;
   Desc.MaxSamplers = 16;
+  Desc.ImagePitchAlignment = 1;
+  Desc.ImageBaseAddressAlignment = 1;
+  Desc.Extensions.push_back(named("cl_khr_image2d_from_buffer", 1, 0));
 }
 
 std::vector<std::vector<unsigned>>

@@ -209,6 +209,32 @@ size_t axisStride(const ImageInfo &I, int Axis) {
 }
 
 /// How many region axes an image type uses (the rest must be 0 / 1).
+/// The rules of cl_khr_image2d_from_buffer, for every device of Ctx with
+/// images: the row pitch a multiple of CL_DEVICE_IMAGE_PITCH_ALIGNMENT
+/// pixels, the buffer's first byte of CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT.
+cl_int validateBufferImage2D(Context &Ctx, const MemObject &Buffer,
+                             size_t RowPitch, size_t Element) {
+  for (Device *D : Ctx.devices()) {
+    const DeviceDescription &DD = D->description();
+    if (!DD.ImageSupport)
+      continue;
+    if (!DD.ImagePitchAlignment || !DD.ImageBaseAddressAlignment)
+      return WEFT_ERROR(CL_INVALID_OPERATION,
+                        "a device of the context makes no 2D image from a "
+                        "buffer");
+    if (RowPitch % (DD.ImagePitchAlignment * Element))
+      return WEFT_ERROR(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
+                        "row pitch not a multiple of "
+                        "CL_DEVICE_IMAGE_PITCH_ALIGNMENT pixels");
+    if (reinterpret_cast<uintptr_t>(Buffer.storage()) %
+        (DD.ImageBaseAddressAlignment * Element))
+      return WEFT_ERROR(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
+                        "buffer not aligned to "
+                        "CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT pixels");
+  }
+  return CL_SUCCESS;
+}
+
 int usedAxes(cl_mem_object_type T) {
   switch (T) {
   case CL_MEM_OBJECT_IMAGE1D:
@@ -328,13 +354,19 @@ cl_mem createImage(cl_context C, const cl_mem_properties *Properties,
   if (Desc->num_mip_levels || Desc->num_samples)
     return Fail(WEFT_ERROR(CL_INVALID_IMAGE_DESCRIPTOR,
                            "mipmaps and multisampling are not supported"));
+  // An image1d_buffer, or a 2D image from a buffer
+  // (cl_khr_image2d_from_buffer), keeps its pixels in the buffer's storage.
   MemObject *Buffer = nullptr;
   if (Desc->mem_object) {
     Buffer = castBuffer(Desc->mem_object);
-    if (!IsBufferImage || !Buffer)
+    if (!Buffer)
       return Fail(WEFT_ERROR(CL_INVALID_IMAGE_DESCRIPTOR,
-                             "mem_object is only supported as the buffer of "
-                             "an image1d_buffer"));
+                             "mem_object is not a buffer (images made from "
+                             "images are not supported)"));
+    if (!IsBufferImage && Type != CL_MEM_OBJECT_IMAGE2D)
+      return Fail(WEFT_ERROR(CL_INVALID_IMAGE_DESCRIPTOR,
+                             "only image1d_buffer and 2D images are made "
+                             "from a buffer"));
     if (&Buffer->context() != Ctx)
       return Fail(WEFT_ERROR(CL_INVALID_IMAGE_DESCRIPTOR,
                              "buffer of another context"));
@@ -346,7 +378,7 @@ cl_mem createImage(cl_context C, const cl_mem_properties *Properties,
   const size_t MinRow = Width * Element;
   size_t RowPitch = Desc->image_row_pitch;
   size_t SlicePitch = Desc->image_slice_pitch;
-  if (!HostPtr && (RowPitch || SlicePitch))
+  if (!HostPtr && (SlicePitch || (RowPitch && !Buffer)))
     return Fail(WEFT_ERROR(CL_INVALID_IMAGE_DESCRIPTOR,
                            "pitches must be 0 without a host_ptr"));
   if (RowPitch == 0)
@@ -410,14 +442,18 @@ cl_mem createImage(cl_context C, const cl_mem_properties *Properties,
     return Fail(WEFT_ERROR(CL_INVALID_IMAGE_SIZE,
                            "image exceeds the devices' image limits"));
 
-  if (IsBufferImage) {
+  if (Buffer) {
     if (HostPtr)
       return Fail(WEFT_ERROR(CL_INVALID_HOST_PTR,
-                             "host_ptr with an image1d_buffer"));
+                             "host_ptr with an image made from a buffer"));
     if (Flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR |
                  CL_MEM_COPY_HOST_PTR))
       return Fail(WEFT_ERROR(CL_INVALID_VALUE,
-                             "host-pointer flags with an image1d_buffer"));
+                             "host-pointer flags with an image made from a "
+                             "buffer"));
+    if (!IsBufferImage)
+      if (cl_int Err = validateBufferImage2D(*Ctx, *Buffer, RowPitch, Element))
+        return Fail(Err);
     cl_mem_flags P = Buffer->flags();
     if (((P & CL_MEM_WRITE_ONLY) &&
          (Flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
@@ -429,7 +465,7 @@ cl_mem createImage(cl_context C, const cl_mem_properties *Properties,
          (Flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))))
       return Fail(WEFT_ERROR(CL_INVALID_VALUE,
                              "flags conflict with the buffer's"));
-    if (MinRow > Buffer->size())
+    if ((IsBufferImage ? MinRow : RowPitch * Height) > Buffer->size())
       return Fail(WEFT_ERROR(CL_INVALID_IMAGE_SIZE,
                              "image larger than its buffer"));
     const cl_mem_flags DeviceFlags =
@@ -465,7 +501,7 @@ cl_mem createImage(cl_context C, const cl_mem_properties *Properties,
   Info->ArraySize = IsArray ? ArraySize : 0;
   // Storage the runtime allocates is packed; the application's keeps the
   // application's pitches.
-  size_t StoreRow = (Flags & CL_MEM_USE_HOST_PTR) ? RowPitch : MinRow;
+  size_t StoreRow = (Flags & CL_MEM_USE_HOST_PTR) || Buffer ? RowPitch : MinRow;
   size_t StoreSlice =
       (Flags & CL_MEM_USE_HOST_PTR)
           ? (SlicePitch ? SlicePitch : StoreRow * Height)
@@ -478,9 +514,9 @@ cl_mem createImage(cl_context C, const cl_mem_properties *Properties,
 
   void *Storage = nullptr;
   bool Owns = false;
-  if (IsBufferImage) {
+  if (Buffer) {
     Storage = Buffer->storage();
-    Size = MinRow;
+    Size = StoreRow * Height;
     Buffer->retainInternal();
     Info->Buffer = Buffer;
   } else if (Flags & CL_MEM_USE_HOST_PTR) {

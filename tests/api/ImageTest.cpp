@@ -453,6 +453,108 @@ TEST_P(Images, Image1DBufferSharesItsBuffer) {
   EXPECT_NE(CL_SUCCESS, tryCreate(0, &F, &D));
 }
 
+// cl_khr_image2d_from_buffer: a 2D image over a buffer's storage with the
+// application's row pitch; the buffer's bytes are the image's pixels both
+// ways (transfers and kernels), and the pitch and size rules hold.
+TEST_P(Images, Image2DFromBufferSharesItsBuffer) {
+  std::set<std::string> Ext =
+      splitWords(deviceString(Device, CL_DEVICE_EXTENSIONS));
+  cl_uint PitchAlign =
+      deviceInfo<cl_uint>(Device, CL_DEVICE_IMAGE_PITCH_ALIGNMENT);
+  cl_uint BaseAlign =
+      deviceInfo<cl_uint>(Device, CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT);
+  if (!Ext.count("cl_khr_image2d_from_buffer")) {
+    EXPECT_EQ(PitchAlign, 0u);
+    EXPECT_EQ(BaseAlign, 0u);
+    EXPECT_FALSE(testingWeft()) << "Weft supports cl_khr_image2d_from_buffer";
+    GTEST_SKIP() << "no cl_khr_image2d_from_buffer";
+  }
+  ASSERT_GT(PitchAlign, 0u);
+  ASSERT_GT(BaseAlign, 0u);
+  const size_t W = 13, H = 7, Elem = 4;
+  // A pitch of whole alignment units, longer than a row.
+  const size_t Unit = PitchAlign * Elem;
+  const size_t Pitch = ((W * Elem + Unit - 1) / Unit + 1) * Unit;
+  std::vector<unsigned char> Data = bytePattern(Pitch * H, 3);
+  MemRef Buf(makeBuffer(CL_MEM_COPY_HOST_PTR | CL_MEM_READ_WRITE, Pitch * H,
+                        Data.data()));
+  cl_image_format F{CL_RGBA, CL_UNSIGNED_INT8};
+  cl_image_desc D{};
+  D.image_type = CL_MEM_OBJECT_IMAGE2D;
+  D.image_width = W;
+  D.image_height = H;
+  D.image_row_pitch = Pitch;
+  D.mem_object = Buf;
+  cl_int Err = CL_SUCCESS;
+  MemRef Img(clCreateImage(Context, 0, &F, &D, nullptr, &Err));
+  ASSERT_CL_OK(Err);
+  size_t RowPitch = 0;
+  EXPECT_CL_OK(clGetImageInfo(Img, CL_IMAGE_ROW_PITCH, sizeof(RowPitch),
+                              &RowPitch, nullptr));
+  EXPECT_EQ(RowPitch, Pitch);
+  cl_mem Assoc = nullptr;
+  EXPECT_CL_OK(clGetMemObjectInfo(Img, CL_MEM_ASSOCIATED_MEMOBJECT,
+                                  sizeof(Assoc), &Assoc, nullptr));
+  EXPECT_EQ(Assoc, static_cast<cl_mem>(Buf));
+
+  // Read through the image: each row is the buffer's row, the padding
+  // left out.
+  std::vector<unsigned char> Back(W * Elem * H);
+  size_t Zero[3] = {0, 0, 0}, Region[3] = {W, H, 1};
+  ASSERT_CL_OK(clEnqueueReadImage(Queue, Img, CL_TRUE, Zero, Region, 0, 0,
+                                  Back.data(), 0, nullptr, nullptr));
+  for (size_t Y = 0; Y < H; ++Y)
+    for (size_t X = 0; X < W * Elem; ++X)
+      ASSERT_EQ(Back[Y * W * Elem + X], Data[Y * Pitch + X])
+          << "row " << Y << " byte " << X;
+
+  // A kernel adds 1 to every channel of every pixel (saturating, as
+  // write_imageui converts); the buffer sees it, and its padding is
+  // untouched.
+  KernelRef K(makeKernel(
+      "kernel void bump(read_only image2d_t In, write_only image2d_t Out) {\n"
+      "  int2 P = (int2)(get_global_id(0), get_global_id(1));\n"
+      "  write_imageui(Out, P, read_imageui(In, P) + (uint4)(1));\n"
+      "}\n",
+      "bump"));
+  ASSERT_NE(K.get(), nullptr);
+  MemRef Copy(makeImage(CL_MEM_READ_WRITE, CL_RGBA, CL_UNSIGNED_INT8,
+                        CL_MEM_OBJECT_IMAGE2D, W, H));
+  ASSERT_CL_OK(clEnqueueCopyImage(Queue, Img, Copy, Zero, Zero, Region, 0,
+                                  nullptr, nullptr));
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Copy));
+  ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &Img));
+  size_t Global[2] = {W, H};
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 2, nullptr, Global, nullptr,
+                                      0, nullptr, nullptr));
+  std::vector<unsigned char> After(Pitch * H);
+  ASSERT_CL_OK(readInto(Buf, After));
+  for (size_t Y = 0; Y < H; ++Y)
+    for (size_t X = 0; X < Pitch; ++X) {
+      unsigned Old = Data[Y * Pitch + X];
+      unsigned Want = X < W * Elem ? std::min(Old + 1, 255u) : Old;
+      ASSERT_EQ(After[Y * Pitch + X], Want) << "row " << Y << " byte " << X;
+    }
+
+  // The rules: a pitch that is not a whole number of pixels, a buffer too
+  // small for the rows, a 3D image from a buffer.
+  cl_image_desc Bad = D;
+  Bad.image_row_pitch = Pitch + 1;
+  EXPECT_NE(CL_SUCCESS, tryCreate(0, &F, &Bad));
+  Bad = D;
+  Bad.image_height = H + 1;
+  EXPECT_CL(CL_INVALID_IMAGE_SIZE, tryCreate(0, &F, &Bad));
+  Bad = D;
+  Bad.image_row_pitch = 0;
+  Bad.image_width = Pitch / Elem + 1;
+  EXPECT_CL(CL_INVALID_IMAGE_SIZE, tryCreate(0, &F, &Bad));
+  Bad = D;
+  Bad.image_type = CL_MEM_OBJECT_IMAGE3D;
+  Bad.image_depth = 1;
+  EXPECT_CL(CL_INVALID_IMAGE_DESCRIPTOR, tryCreate(0, &F, &Bad));
+  EXPECT_CL(CL_INVALID_VALUE, tryCreate(CL_MEM_ALLOC_HOST_PTR, &F, &D));
+}
+
 TEST_P(Images, SamplerObjects) {
   SamplerRef S(makeSampler(CL_TRUE, CL_ADDRESS_REPEAT, CL_FILTER_LINEAR));
   cl_bool Norm = CL_FALSE;
