@@ -296,6 +296,20 @@ static cl_int selectDevices(Program &P, cl_uint NumDevices,
                         "device not associated with the program");
     Out.push_back(D);
   }
+  // A sub-device runs its parent's code: a build for a device is a build
+  // for the program's sub-devices of it too (the CTS's device_partition
+  // builds for the parent, then runs on the sub-devices). A program from
+  // binaries builds only what was loaded for each device.
+  for (Device *Sub : P.isFromBinary() ? std::vector<Device *>() : Mine) {
+    if (std::find(Out.begin(), Out.end(), Sub) != Out.end())
+      continue;
+    for (Device *Up = Sub->parent(); Up; Up = Up->parent())
+      if (std::find(Out.begin(), Out.begin() + NumDevices, Up) !=
+          Out.begin() + NumDevices) {
+        Out.push_back(Sub);
+        break;
+      }
+  }
   return CL_SUCCESS;
 }
 

@@ -116,6 +116,62 @@ TEST_P(SubDevices, EquallyEachRunsKernels) {
   // release cannot be tested through the loader.)
 }
 
+// One context holding a device and its sub-devices (the CTS's
+// device_partition): a program built for the parent device alone is built
+// for its sub-devices too, and runs on each.
+TEST_P(SubDevices, BuildForParentServesSubDevicesInOneContext) {
+  if (!partitionable())
+    GTEST_SKIP() << "not partitionable";
+  cl_device_partition_property Props[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
+  cl_uint Num = 0;
+  ASSERT_CL_OK(clCreateSubDevices(Device, Props, 0, nullptr, &Num));
+  std::vector<cl_device_id> Devices(Num);
+  ASSERT_CL_OK(
+      clCreateSubDevices(Device, Props, Num, Devices.data(), nullptr));
+  Devices.push_back(Device);
+  cl_int Err = CL_SUCCESS;
+  ContextRef Ctx(clCreateContext(nullptr, cl_uint(Devices.size()),
+                                 Devices.data(), nullptr, nullptr, &Err));
+  ASSERT_CL_OK(Err);
+  std::string Source = kernelSource("increment.cl");
+  const char *Text = Source.c_str();
+  ProgramRef P(clCreateProgramWithSource(Ctx, 1, &Text, nullptr, &Err));
+  ASSERT_CL_OK(Err);
+  ASSERT_CL_OK(clBuildProgram(P, 1, &Device, nullptr, nullptr, nullptr));
+  for (cl_device_id D : Devices) {
+    cl_build_status Status = CL_BUILD_NONE;
+    ASSERT_CL_OK(clGetProgramBuildInfo(P, D, CL_PROGRAM_BUILD_STATUS,
+                                       sizeof(Status), &Status, nullptr));
+    EXPECT_EQ(Status, CL_BUILD_SUCCESS)
+        << "device " << (D == Device ? "parent" : "sub-device");
+  }
+  KernelRef K(clCreateKernel(P, "increment", &Err));
+  ASSERT_CL_OK(Err);
+  const size_t N = 1024;
+  for (cl_device_id D : Devices) {
+    QueueRef Q(clCreateCommandQueue(Ctx, D, 0, &Err));
+    ASSERT_CL_OK(Err);
+    std::vector<cl_int> Host(N);
+    for (size_t I = 0; I < N; ++I)
+      Host[I] = static_cast<cl_int>(3 * I);
+    MemRef B(clCreateBuffer(Ctx, CL_MEM_COPY_HOST_PTR, N * sizeof(cl_int),
+                            Host.data(), &Err));
+    ASSERT_CL_OK(Err);
+    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &B));
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &N, nullptr, 0,
+                                        nullptr, nullptr));
+    ASSERT_CL_OK(clEnqueueReadBuffer(Q, B, CL_TRUE, 0, N * sizeof(cl_int),
+                                     Host.data(), 0, nullptr, nullptr));
+    for (size_t I = 0; I < N; ++I)
+      ASSERT_EQ(Host[I], static_cast<cl_int>(3 * I) + 1);
+  }
+  K.reset();
+  P.reset();
+  Ctx.reset();
+  for (size_t I = 0; I + 1 < Devices.size(); ++I)
+    ASSERT_CL_OK(clReleaseDevice(Devices[I]));
+}
+
 TEST_P(SubDevices, ByCountsAndNested) {
   if (!partitionable())
     GTEST_SKIP() << "not partitionable";
