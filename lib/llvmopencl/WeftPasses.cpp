@@ -6,6 +6,7 @@
 #include "ExposeIndexExtensions.h"
 #include "FlattenKernels.h"
 #include "FoldLocalIdDivisions.h"
+#include "GuardIntegerDivision.h"
 #include "GroupWorkItemChains.h"
 #include "HorizontalLoops.h"
 #include "InterchangeWorkItemLoops.h"
@@ -44,6 +45,7 @@ namespace weft {
 
 void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
   MPM.addPass(FlattenKernelsPass(Opts.Kernel));
+  MPM.addPass(createModuleToFunctionPassAdaptor(GuardIntegerDivisionPass()));
   MPM.addPass(ResolveWorkItemFunctionsPass(Opts.Kernel));
   MPM.addPass(LowerPrintfPass(Opts.Kernel));
   MPM.addPass(PromotePrivateArraysPass(Opts.Kernel));
@@ -126,6 +128,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-group-workitem-chains") {
           FPM.addPass(GroupWorkItemChainsPass());
+          return true;
+        }
+        if (Name == "weft-guard-integer-division") {
+          FPM.addPass(GuardIntegerDivisionPass());
           return true;
         }
         if (Name == "weft-lower-local-atomics") {

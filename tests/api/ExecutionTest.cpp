@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
+#include <utility>
 
 using namespace weft_test;
 
@@ -515,6 +517,114 @@ TEST_P(KernelExecution, IntegerBuiltins) {
   }
 }
 
+// Integer division and remainder by zero, and of the signed minimum by -1,
+// have undefined results in OpenCL C, but must not stop the program: x86's
+// div/idiv trap on both, which would be SIGFPE for the whole host process.
+// Every type and vector width divides a mix of ordinary, zero and -1
+// divisors; the defined lanes must match the host, the others may hold
+// anything, and the process must live on.
+class IntegerDivision : public KernelExecution {
+protected:
+  template <typename T> void check(const char *TypeName) {
+    const char *Source =
+        "kernel void divide(global const TYPE *A, global const TYPE *B,\n"
+        "                   global TYPE *Q, global TYPE *R) {\n"
+        "  size_t I = get_global_id(0);\n"
+        "  Q[I] = A[I] / B[I];\n  R[I] = A[I] % B[I];\n}\n";
+    for (unsigned Width : {1u, 2u, 4u, 8u, 16u}) {
+      std::string Type = TypeName;
+      if (Width > 1)
+        Type += std::to_string(Width);
+      SCOPED_TRACE(Type);
+      KernelRef K(makeKernel(Source, "divide", "-DTYPE=" + Type));
+      ASSERT_NE(K.get(), nullptr);
+      const size_t Items = 64, N = Items * Width;
+      const T Min = std::numeric_limits<T>::min();
+      std::vector<T> A(N), B(N);
+      uint32_t X = 12345u + Width;
+      for (size_t I = 0; I < N; ++I) {
+        X = X * 1664525u + 1013904223u;
+        A[I] = static_cast<T>(X >> 3);
+        B[I] = static_cast<T>((X >> 11) % 97) - T(std::is_signed<T>::value ? 48 : 0);
+        // Zero divisors, and the signed minimum over -1, in every lane
+        // position.
+        if (I % 5 == 0)
+          B[I] = 0;
+        if (std::is_signed<T>::value && I % 7 == 3) {
+          A[I] = Min;
+          B[I] = T(-1);
+        }
+      }
+      MemRef ABuf(upload(A)), BBuf(upload(B));
+      MemRef QBuf(upload(std::vector<T>(N))), RBuf(upload(std::vector<T>(N)));
+      ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &ABuf));
+      ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &BBuf));
+      ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_mem), &QBuf));
+      ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(cl_mem), &RBuf));
+      ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Items,
+                                          nullptr, 0, nullptr, nullptr));
+      std::vector<T> Q = read<T>(QBuf, N), R = read<T>(RBuf, N);
+      for (size_t I = 0; I < N; ++I) {
+        if (B[I] == 0 || (std::is_signed<T>::value && A[I] == Min &&
+                          B[I] == T(-1)))
+          continue;
+        ASSERT_EQ(Q[I], T(A[I] / B[I])) << "element " << I;
+        ASSERT_EQ(R[I], T(A[I] % B[I])) << "element " << I;
+      }
+    }
+  }
+};
+
+TEST_P(IntegerDivision, ByZeroAndOverflowDoNotStopTheProgram) {
+  check<cl_char>("char");
+  check<cl_uchar>("uchar");
+  check<cl_short>("short");
+  check<cl_ushort>("ushort");
+  check<cl_int>("int");
+  check<cl_uint>("uint");
+  check<cl_long>("long");
+  check<cl_ulong>("ulong");
+}
+
+// A divisor that is the same for every work-item (a kernel argument), zero:
+// the division may be hoisted out of the work-item loop, and still must
+// not trap.
+TEST_P(IntegerDivision, ByUniformZeroArgument) {
+  KernelRef K(makeKernel(
+      "kernel void scale(global long *A, long D, global int *C, int E) {\n"
+      "  size_t I = get_global_id(0);\n"
+      "  A[I] = A[I] / D + (long)(C[I] % E);\n}\n",
+      "scale"));
+  ASSERT_NE(K.get(), nullptr);
+  const size_t N = 256;
+  std::vector<cl_long> A(N, std::numeric_limits<cl_long>::min());
+  std::vector<cl_int> C(N, std::numeric_limits<cl_int>::min());
+  MemRef ABuf(upload(A)), CBuf(upload(C));
+  for (auto [D, E] : {std::pair<cl_long, cl_int>{0, 0}, {-1, -1}, {2, 3}}) {
+    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &ABuf));
+    ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(D), &D));
+    ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_mem), &CBuf));
+    ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(E), &E));
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, nullptr, 0,
+                                        nullptr, nullptr));
+    ASSERT_CL_OK(clFinish(Queue));
+  }
+  // The last, defined, launch on whatever the undefined ones left: checked
+  // against the host by running the defined launch alone.
+  std::vector<cl_long> Fresh(N, 1000);
+  ASSERT_CL_OK(clEnqueueWriteBuffer(Queue, ABuf, CL_TRUE, 0,
+                                    N * sizeof(cl_long), Fresh.data(), 0,
+                                    nullptr, nullptr));
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, nullptr, 0,
+                                      nullptr, nullptr));
+  std::vector<cl_long> Got = read<cl_long>(ABuf, N);
+  const cl_long Want =
+      1000 / 2 + cl_long(std::numeric_limits<cl_int>::min() % 3);
+  for (size_t I = 0; I < N; ++I)
+    ASSERT_EQ(Got[I], Want) << "element " << I;
+}
+
 WEFT_INSTANTIATE_DEVICE_TEST(KernelExecution);
+WEFT_INSTANTIATE_DEVICE_TEST(IntegerDivision);
 
 } // namespace
