@@ -209,8 +209,11 @@ kernel void sin4(global float4 *F) {
   EXPECT_NE(IR.find("call <" + HD + " x double> @Sleef_atan2d" + HD + "_u10"),
             std::string::npos)
       << IR;
-  EXPECT_EQ(IR.find("call <4 x double> @Sleef_atan2d4_"), std::string::npos)
-      << IR;
+  // With 32-byte registers (AVX2) double4 is the full width already.
+  if (HD != "4") {
+    EXPECT_EQ(IR.find("call <4 x double> @Sleef_atan2d4_"), std::string::npos)
+        << IR;
+  }
   IR = finalIR(Source, "sin4", 64, "-cl-fast-relaxed-math");
   EXPECT_NE(IR.find("call <" + H + " x float> @Sleef_sinf" + H + "_u35"),
             std::string::npos)
