@@ -77,23 +77,7 @@ WEFT_WIDTHS(DEF_ABS_UNSIGNED, ulong)
     }                                                                          \
     return __builtin_elementwise_sqrt(D);                                      \
   }                                                                            \
-  S WEFT_OVL distance(T X, T Y) { return length(X - Y); }                      \
-  /* The special cases of the specification: zero stays zero, infinite     */ \
-  /* components become +-1 and the others 0 before normalizing.            */ \
-  T WEFT_OVL normalize(T X) {                                                  \
-    T A = __builtin_elementwise_abs(X);                                        \
-    if (any(A == (S)INFINITY))                                                 \
-      X = A == (S)INFINITY ? __builtin_elementwise_copysign((T)1, X)           \
-                           : (T)0 * X;                                         \
-    S D = dot(X, X);                                                           \
-    if (D == 0)                                                                \
-      return X;                                                                \
-    if (D == (S)INFINITY)                                                      \
-      X *= GEO_DOWN_##S;                                                       \
-    else if (D < GEO_SMALL_##S)                                                \
-      X *= GEO_UP_##S;                                                         \
-    return X * ((S)1 / __builtin_elementwise_sqrt(dot(X, X)));                 \
-  }
+  S WEFT_OVL distance(T X, T Y) { return length(X - Y); }
 #define GEO_SMALL_float 0x1p-100f
 #define GEO_UP_float 0x1p+80f
 #define GEO_DOWN_float 0x1p-80f
@@ -118,6 +102,57 @@ DEF_FAST_GEOMETRIC(float4)
 
 DEF_GEOMETRIC(float)
 DEF_GEOMETRIC(double)
+
+// normalize, with the special cases of the specification: zero stays zero,
+// infinite components become +-1 and the others 0 before normalizing.
+// Scaling the whole vector by a fixed power of two when its squared length
+// overflowed cost the small components their bits as they became
+// denormal: normalize(float4) gave 0x1.15b8p-136 for 0x1.17b8p-136.
+// Floats are normalized in double, where no sum of squares of floats
+// overflows or underflows, and rounded once. Doubles are scaled so that
+// the largest magnitude lies in [1, 2): a component that becomes denormal
+// then is one whose quotient by the length is denormal too, and loses no
+// more than that quotient's own rounding.
+#define NORMALIZE_SPECIALS(T, S)                                               \
+  T A = __builtin_elementwise_abs(X);                                          \
+  if (any(A == (S)INFINITY))                                                   \
+    X = A == (S)INFINITY ? __builtin_elementwise_copysign((T)1, X) : (T)0 * X;
+#define DEF_NORMALIZE_FLOAT(N)                                                 \
+  float##N WEFT_OVL normalize(float##N X) {                                    \
+    NORMALIZE_SPECIALS(float##N, float)                                        \
+    double##N D = convert_double##N(X);                                        \
+    double L2 = dot(D, D);                                                     \
+    if (L2 == 0)                                                               \
+      return X;                                                                \
+    return convert_float##N(D / __builtin_elementwise_sqrt(L2));               \
+  }
+DEF_NORMALIZE_FLOAT()
+DEF_NORMALIZE_FLOAT(2)
+DEF_NORMALIZE_FLOAT(3)
+DEF_NORMALIZE_FLOAT(4)
+static inline double WEFT_OVL largestMagnitude(double A) { return A; }
+static inline double WEFT_OVL largestMagnitude(double2 A) {
+  return __builtin_fmax(A.x, A.y);
+}
+static inline double WEFT_OVL largestMagnitude(double3 A) {
+  return __builtin_fmax(__builtin_fmax(A.x, A.y), A.z);
+}
+static inline double WEFT_OVL largestMagnitude(double4 A) {
+  return __builtin_fmax(__builtin_fmax(A.x, A.y), __builtin_fmax(A.z, A.w));
+}
+#define DEF_NORMALIZE_DOUBLE(N)                                                \
+  double##N WEFT_OVL normalize(double##N X) {                                  \
+    NORMALIZE_SPECIALS(double##N, double)                                      \
+    double M = largestMagnitude(__builtin_elementwise_abs(X));                 \
+    if (M == 0)                                                                \
+      return X;                                                                \
+    X = ldexp(X, -ilogb(M));                                                   \
+    return X / __builtin_elementwise_sqrt(dot(X, X));                          \
+  }
+DEF_NORMALIZE_DOUBLE()
+DEF_NORMALIZE_DOUBLE(2)
+DEF_NORMALIZE_DOUBLE(3)
+DEF_NORMALIZE_DOUBLE(4)
 
 // Common functions (section 6.12.4) that math.cl does not define.
 #define DEF_COMMON(T, S, N)                                                    \

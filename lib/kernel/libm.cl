@@ -31,7 +31,6 @@ LIBM1(sin) LIBM1(cos) LIBM1(tan)
 LIBM2(atan2) LIBM2(fmod) LIBM2(hypot) LIBM2(remainder) LIBM2(pow)
 LIBM2(nextafter)
 double libm_lgamma_r(double, __private int *) __asm__("lgamma_r");
-double libm_remquo(double, double, __private int *) __asm__("remquo");
 float libm_nextafterf(float, float) __asm__("nextafterf");
 
 #define FOR_VECTOR_WIDTHS(M, ...)                                              \
@@ -107,12 +106,63 @@ static inline double maxmagMinmag(double X, double Y, bool Max) {
   return Max ? __builtin_fmax(X, Y) : __builtin_fmin(X, Y);
 }
 
-// powr is pow restricted to x >= 0, with its own special cases.
+// pow of doubles. Where the loop vectorizer puts SLEEF's pow in place of
+// libm's (lib/llvmopencl/VectorMathVariants.cpp), results within a few ulp
+// of DBL_MAX come out infinite: pow(-DBL_MAX, 1) gave -inf. An infinity
+// from finite nonzero operands is recomputed as (|x|^(y/2))^2, whose half
+// power is far from overflow, with the sign the first result had (that of
+// x for odd integers y): 2.5 ulp at most with a pow of 1 ulp. The square of
+// a half power within 2 ulp above 2^512 may overflow from its own error
+// alone: the result is then within 5 ulp of DBL_MAX, which it becomes
+// (sleef.cl repairs SLEEF's vector pow the same way).
+static inline double squareOfHalfPower(double H) {
+  double R = H * H;
+  return __builtin_isinf(R) && H <= 0x1.0000000000002p+512 ? DBL_MAX : R;
+}
+static inline double powDouble(double X, double Y) {
+  double R = libm_pow(X, Y);
+  if (__builtin_isinf(R) && __builtin_isfinite(X) && __builtin_isfinite(Y) &&
+      X != 0) {
+    double H = libm_pow(__builtin_fabs(X), Y * 0.5);
+    R = __builtin_copysign(squareOfHalfPower(H), R);
+  }
+  return R;
+}
+
+// powr is pow restricted to x >= 0, with its own special cases (OpenCL C
+// 1.2, 7.5.1): NaN for x < 0, for a NaN operand (powr(1, NaN) too, where
+// pow gives 1), for 0^0, inf^0 and 1^inf. Both zeros are +0: powr(-0, 3)
+// is +0 and powr(-0, -3) +inf, where pow keeps the sign of x.
 static inline double powrDouble(double X, double Y) {
-  if (X < 0 || (X == 0 && Y == 0) || (__builtin_isinf(X) && Y == 0) ||
-      (X == 1 && __builtin_isinf(Y)))
+  if (X < 0 || X != X || Y != Y || (X == 0 && Y == 0) ||
+      (__builtin_isinf(X) && Y == 0) || (X == 1 && __builtin_isinf(Y)))
     return __builtin_nan("");
-  return libm_pow(X, Y);
+  return powDouble(__builtin_fabs(X), Y);
+}
+
+// cosh and sinh of doubles: libm's are right up to the overflow threshold
+// (ln(2 DBL_MAX) = 710.47...), but SLEEF's, which the loop vectorizer may
+// put in their place, compute exp(|x|) and overflow beyond ln(DBL_MAX) =
+// 709.78. There both are e^|x| / 2 (e^-|x| is far below an ulp), computed
+// as (e^(|x|/2) / 2) e^(|x|/2) that overflows only with the result: 2.5
+// ulp at most with an exp of 1 ulp, inside the bound of 4.
+static inline double halfExpOfLarge(double A) {
+  double E = __builtin_exp(A * 0.5);
+  return (E * 0.5) * E;
+}
+static inline double coshDouble(double X) {
+  double A = __builtin_fabs(X);
+  double R = libm_cosh(X);
+  if (A > 709.0)
+    R = halfExpOfLarge(A);
+  return R;
+}
+static inline double sinhDouble(double X) {
+  double A = __builtin_fabs(X);
+  double R = libm_sinh(X);
+  if (A > 709.0)
+    R = __builtin_copysign(halfExpOfLarge(A), X);
+  return R;
 }
 
 // glibc's cbrt errs by up to 3 ulp; one Newton step on c^3 = x, with c^3 - x
@@ -145,13 +195,13 @@ DEF1(asinh, libm_asinh(X))
 DEF1_SCALAR(atan, libm_atan(X))
 DEF1_SCALAR(atanh, libm_atanh(X))
 DEF1_SCALAR(cbrt, cbrtDouble(X))
-DEF1_SCALAR(cosh, libm_cosh(X))
+DEF1_SCALAR(cosh, coshDouble(X))
 DEF1_SCALAR(erf, libm_erf(X))
 DEF1_SCALAR(erfc, libm_erfc(X))
 DEF1_SCALAR(exp10, libm_exp10(X))
 DEF1_SCALAR(expm1, libm_expm1(X))
 DEF1(log1p, libm_log1p(X))
-DEF1_SCALAR(sinh, libm_sinh(X))
+DEF1_SCALAR(sinh, sinhDouble(X))
 DEF1_SCALAR(tanh, libm_tanh(X))
 DEF1(tgamma, libm_tgamma(X))
 DEF1(lgamma, libm_lgamma(X))
@@ -250,25 +300,45 @@ float WEFT_OVL nextafter(float X, float Y) { return libm_nextafterf(X, Y); }
 FOR_VECTOR_WIDTHS(VEC2, nextafter, float)
 FOR_VECTOR_WIDTHS(VEC2, nextafter, double)
 
+// The scalar double pow (the float one and the vector forms are math.cl's
+// and sleef.cl's).
+double WEFT_OVL pow(double X, double Y) { return powDouble(X, Y); }
+
 // pown(x, n) = x^n, rootn(x, n) = x^(1/n) with the sign rules of odd n.
-double WEFT_OVL pown(double X, int N) { return libm_pow(X, (double)N); }
+double WEFT_OVL pown(double X, int N) { return powDouble(X, (double)N); }
 float WEFT_OVL pown(float X, int N) { return (float)pown((double)X, N); }
+// rootn's special values (OpenCL C 1.2, 7.5.1): NaN for n = 0 and for x < 0
+// with n even; rootn(+-0, n) is +-inf for odd n < 0, +inf for even n < 0,
+// +-0 for odd n > 0 and +0 for even n > 0. So even roots are those of |x|
+// and odd ones carry the sign of x, zeros and infinities included.
 double WEFT_OVL rootn(double X, int N) {
-  if (N == 0)
-    return __builtin_nan("");
   bool Odd = N & 1;
-  if (X < 0 && !Odd)
+  if (N == 0 || X != X || (X < 0 && !Odd))
     return __builtin_nan("");
+  double Sign = Odd ? __builtin_copysign(1.0, X) : 1.0;
   double A = __builtin_fabs(X);
-  double R = N == 1 ? A : N == -1 ? 1.0 / A : libm_pow(A, 1.0 / (double)N);
+  if (A == 0 || __builtin_isinf(A))
+    return __builtin_copysign((A == 0) == (N > 0) ? 0.0 : __builtin_inf(),
+                              Sign);
+  if (N == 1 || N == -1)
+    return __builtin_copysign(N == 1 ? A : 1.0 / A, Sign);
   // pow's 1/n is rounded; one Newton step on r^n = a makes the result
-  // accurate where a is large or tiny (skipped for infinities and zeros).
-  if (R != 0 && !__builtin_isinf(R) && N != 1 && N != -1 && N < 64 && N > -64) {
-    double Rn = libm_pow(R, (double)N);
-    if (Rn != 0 && !__builtin_isinf(Rn))
-      R = R - R * (Rn - A) / (Rn * (double)N);
+  // accurate where a is large or tiny. For |n| < 64, a = a' 2^(q|n|) with
+  // a' in [1, 2^|n|) and the root is that of a' times 2^(+-q): r^n stays far
+  // from overflow (SLEEF's pow, in vectorized loops, overflows early).
+  int Q = 0, Shift = 0;
+  if (N > -64 && N < 64) {
+    int K = N < 0 ? -N : N, E = ilogb(A);
+    Q = (E >= 0 ? E : E - K + 1) / K; // rounded down
+    Shift = Q * K;
   }
-  return X < 0 ? -R : __builtin_copysign(R, X);
+  double Scaled = __builtin_ldexp(A, -Shift);
+  double R = libm_pow(Scaled, 1.0 / (double)N);
+  double Rn = libm_pow(R, (double)N);
+  if (Rn != 0 && !__builtin_isinf(Rn))
+    R = R - R * ((Rn - Scaled) / Rn) / (double)N;
+  R = __builtin_ldexp(R, N > 0 ? Q : -Q);
+  return __builtin_copysign(R, Sign);
 }
 float WEFT_OVL rootn(float X, int N) { return (float)rootn((double)X, N); }
 FOR_VECTOR_WIDTHS(VEC_FI, pown, float, int)
@@ -406,13 +476,28 @@ static inline double lgammarDouble(double X, int *Sign) {
 static inline float lgammarFloat(float X, int *Sign) {
   return (float)libm_lgamma_r((double)X, Sign);
 }
+// glibc's remquo gives only the low 3 bits of the quotient (121 came out
+// as 1); OpenCL asks for 7 and the sign of x/y. The rounded quotient of
+// |x| by |y| is congruent modulo 128 to that of fmod(|x|, 128 |y|), which
+// differs from |x| by a multiple of 128 |y| and is exact; that one is at
+// most 128, the rounded quotient of its distance to its exact remainder.
+// (With 128 |y| infinite, fmod gives |x|, whose quotient is below 128.)
 static inline double remquoDouble(double X, double Y, int *Quo) {
-  return libm_remquo(X, Y, Quo);
+  double R = libm_remainder(X, Y);
+  double AX = __builtin_fabs(X), AY = __builtin_fabs(Y);
+  int Q = 0; // unspecified where R is NaN (y = 0, x infinite or NaN)
+  if (R == R && !__builtin_isinf(AY)) {
+    double Reduced = libm_fmod(AX, 128.0 * AY);
+    double Rest = libm_remainder(Reduced, AY);
+    Q = (int)__builtin_rint((Reduced - Rest) / AY);
+  }
+  *Quo = __builtin_signbit(X) != __builtin_signbit(Y) ? -Q : Q;
+  return R;
 }
 static inline float remquoFloat(float X, float Y, int *Quo) {
   // remquo of the exact double images gives the float answer exactly: the
   // remainder of two floats is representable in float.
-  return (float)libm_remquo((double)X, (double)Y, Quo);
+  return (float)remquoDouble((double)X, (double)Y, Quo);
 }
 
 // NAME(T x, AS P *out) from a helper over (S x, Q *out).

@@ -54,13 +54,75 @@
 #define SLEEF_FN(NAME, TW, ACC, ISA) SLEEF_FN_(NAME, TW, ACC, ISA)
 #define SLEEF_FN_(NAME, TW, ACC, ISA) Sleef_##NAME##TW##_##ACC##ISA
 
-// A form that is one SLEEF call.
-#define CALL1(NAME, ACC, T, TW, ISA)                                           \
+// A form that is one SLEEF call, its result R passed through
+// FIX(SLEEF function, R, X[, Y]): KEEP, or a repair of SLEEF's result
+// where it misses the bound (below).
+#define CALL1(NAME, ACC, FIX, T, TW, ISA)                                      \
   T SLEEF_FN(NAME, TW, ACC, ISA)(T) __attribute__((const));                    \
-  T WEFT_OVL NAME(T X) { return SLEEF_FN(NAME, TW, ACC, ISA)(X); }
-#define CALL2(NAME, ACC, T, TW, ISA)                                           \
+  T WEFT_OVL NAME(T X) {                                                       \
+    return FIX(SLEEF_FN(NAME, TW, ACC, ISA),                                   \
+               SLEEF_FN(NAME, TW, ACC, ISA)(X), X);                            \
+  }
+#define CALL2(NAME, ACC, FIX, T, TW, ISA)                                      \
   T SLEEF_FN(NAME, TW, ACC, ISA)(T, T) __attribute__((const));                 \
-  T WEFT_OVL NAME(T X, T Y) { return SLEEF_FN(NAME, TW, ACC, ISA)(X, Y); }
+  T WEFT_OVL NAME(T X, T Y) {                                                  \
+    return FIX(SLEEF_FN(NAME, TW, ACC, ISA),                                   \
+               SLEEF_FN(NAME, TW, ACC, ISA)(X, Y), X, Y);                      \
+  }
+#define KEEP(FN, R, ...) (R)
+
+// SLEEF's cosh and sinh compute exp(|x|) and overflow from ln(max) on
+// (709.78 for double, 88.72 for float), below their own threshold
+// ln(2 max): cosh(-0x1.63p+9) and sinh(-0x1.62fp+6) were infinite. Beyond
+// 709 (88), where e^-|x| is far below an ulp, both are e^|x| / 2, computed
+// as (e^(|x|/2) / 2) e^(|x|/2), which overflows only with the result: 2.5
+// ulp at most with an exp of 1 ulp, inside their bound of 4.
+#define LARGE_HYPERBOLIC(X)                                                    \
+  (__builtin_elementwise_abs(X) >                                              \
+   (__typeof__((X)[0]))(sizeof((X)[0]) == 4 ? 88 : 709))
+#define HALF_EXP_OF_ABS(X)                                                     \
+  ({                                                                           \
+    __typeof__(X) E_ = exp(__builtin_elementwise_abs(X) * 0.5f);               \
+    (E_ * 0.5f) * E_;                                                          \
+  })
+#define FIX_COSH(FN, R, X)                                                     \
+  ({                                                                           \
+    __typeof__(R) R_ = (R);                                                    \
+    if (any(LARGE_HYPERBOLIC(X)))                                              \
+      R_ = LARGE_HYPERBOLIC(X) ? HALF_EXP_OF_ABS(X) : R_;                      \
+    R_;                                                                        \
+  })
+#define FIX_SINH(FN, R, X)                                                     \
+  ({                                                                           \
+    __typeof__(R) R_ = (R);                                                    \
+    if (any(LARGE_HYPERBOLIC(X)))                                              \
+      R_ = LARGE_HYPERBOLIC(X)                                                 \
+               ? __builtin_elementwise_copysign(HALF_EXP_OF_ABS(X), X)         \
+               : R_;                                                           \
+    R_;                                                                        \
+  })
+// SLEEF's double pow overflows within a few ulp of the largest finite
+// value (pow(-DBL_MAX, 1) gave -inf). An infinity from finite nonzero
+// operands is recomputed as (|x|^(y/2))^2, with the sign the first result
+// had (that of x for odd integers y): 2.5 ulp at most, within pow's 16; a
+// square that overflows from the half power's error alone (the half power
+// within 2 ulp above 2^512) is within 5 ulp of DBL_MAX and becomes it, as
+// in libm.cl's powDouble. (SLEEF's float pow reaches FLT_MAX.)
+#define FIX_POW(FN, R, X, Y)                                                   \
+  ({                                                                           \
+    __typeof__(R) R_ = (R);                                                    \
+    __typeof__(R_ < 0) Redo_ =                                                 \
+        isinf(R_) & isfinite(X) & isfinite(Y) & (X != 0);                      \
+    if (sizeof(R_[0]) == 8 && any(Redo_)) {                                    \
+      __typeof__(R) H_ = FN(__builtin_elementwise_abs(X), Y * 0.5f);           \
+      __typeof__(R) S_ = H_ * H_;                                              \
+      S_ = isinf(S_) & (H_ <= (__typeof__(S_[0]))0x1.0000000000002p+512)       \
+               ? (__typeof__(S_))(__typeof__(S_[0]))DBL_MAX                    \
+               : S_;                                                           \
+      R_ = Redo_ ? __builtin_elementwise_copysign(S_, R_) : R_;                \
+    }                                                                          \
+    R_;                                                                        \
+  })
 
 // A form that is two calls of the half width.
 #define SPLIT1(NAME, T)                                                        \
@@ -88,37 +150,44 @@
 
 // The widths of the table above whose presence depends on the level.
 #if HAVE_F8_D4
-#define WIDE8_1(NAME, ACC)                                                     \
-  CALL1(NAME, ACC, float8, f8, ISA_F8) CALL1(NAME, ACC, double4, d4, ISA_D4)
-#define WIDE8_2(NAME, ACC)                                                     \
-  CALL2(NAME, ACC, float8, f8, ISA_F8) CALL2(NAME, ACC, double4, d4, ISA_D4)
+#define WIDE8_1(NAME, ACC, FIX)                                                \
+  CALL1(NAME, ACC, FIX, float8, f8, ISA_F8)                                    \
+  CALL1(NAME, ACC, FIX, double4, d4, ISA_D4)
+#define WIDE8_2(NAME, ACC, FIX)                                                \
+  CALL2(NAME, ACC, FIX, float8, f8, ISA_F8)                                    \
+  CALL2(NAME, ACC, FIX, double4, d4, ISA_D4)
 #else
-#define WIDE8_1(NAME, ACC) SPLIT1(NAME, float8) SPLIT1(NAME, double4)
-#define WIDE8_2(NAME, ACC) SPLIT2(NAME, float8) SPLIT2(NAME, double4)
+#define WIDE8_1(NAME, ACC, FIX) SPLIT1(NAME, float8) SPLIT1(NAME, double4)
+#define WIDE8_2(NAME, ACC, FIX) SPLIT2(NAME, float8) SPLIT2(NAME, double4)
 #endif
 #if HAVE_F16_D8
-#define WIDE16_1(NAME, ACC)                                                    \
-  CALL1(NAME, ACC, float16, f16, ISA_F16) CALL1(NAME, ACC, double8, d8, ISA_D8)
-#define WIDE16_2(NAME, ACC)                                                    \
-  CALL2(NAME, ACC, float16, f16, ISA_F16) CALL2(NAME, ACC, double8, d8, ISA_D8)
+#define WIDE16_1(NAME, ACC, FIX)                                               \
+  CALL1(NAME, ACC, FIX, float16, f16, ISA_F16)                                 \
+  CALL1(NAME, ACC, FIX, double8, d8, ISA_D8)
+#define WIDE16_2(NAME, ACC, FIX)                                               \
+  CALL2(NAME, ACC, FIX, float16, f16, ISA_F16)                                 \
+  CALL2(NAME, ACC, FIX, double8, d8, ISA_D8)
 #else
-#define WIDE16_1(NAME, ACC) SPLIT1(NAME, float16) SPLIT1(NAME, double8)
-#define WIDE16_2(NAME, ACC) SPLIT2(NAME, float16) SPLIT2(NAME, double8)
+#define WIDE16_1(NAME, ACC, FIX) SPLIT1(NAME, float16) SPLIT1(NAME, double8)
+#define WIDE16_2(NAME, ACC, FIX) SPLIT2(NAME, float16) SPLIT2(NAME, double8)
 #endif
 
-// Every vector form of a function of one or two arguments.
-#define SLEEF1(NAME, ACC)                                                      \
-  CALL1(NAME, ACC, float4, f4, ISA_F4)                                         \
-  CALL1(NAME, ACC, double2, d2, ISA_D2)                                        \
+// Every vector form of a function of one or two arguments (the padded and
+// split forms go through the repaired calls).
+#define SLEEF1_FIXED(NAME, ACC, FIX)                                           \
+  CALL1(NAME, ACC, FIX, float4, f4, ISA_F4)                                    \
+  CALL1(NAME, ACC, FIX, double2, d2, ISA_D2)                                   \
   PAD1_2(NAME, float) PAD1_3(NAME, float) PAD1_3(NAME, double)                \
-  WIDE8_1(NAME, ACC)                                                           \
-  WIDE16_1(NAME, ACC) SPLIT1(NAME, double16)
-#define SLEEF2(NAME, ACC)                                                      \
-  CALL2(NAME, ACC, float4, f4, ISA_F4)                                         \
-  CALL2(NAME, ACC, double2, d2, ISA_D2)                                        \
+  WIDE8_1(NAME, ACC, FIX)                                                      \
+  WIDE16_1(NAME, ACC, FIX) SPLIT1(NAME, double16)
+#define SLEEF2_FIXED(NAME, ACC, FIX)                                           \
+  CALL2(NAME, ACC, FIX, float4, f4, ISA_F4)                                    \
+  CALL2(NAME, ACC, FIX, double2, d2, ISA_D2)                                   \
   PAD2_2(NAME, float) PAD2_3(NAME, float) PAD2_3(NAME, double)                \
-  WIDE8_2(NAME, ACC)                                                           \
-  WIDE16_2(NAME, ACC) SPLIT2(NAME, double16)
+  WIDE8_2(NAME, ACC, FIX)                                                      \
+  WIDE16_2(NAME, ACC, FIX) SPLIT2(NAME, double16)
+#define SLEEF1(NAME, ACC) SLEEF1_FIXED(NAME, ACC, KEEP)
+#define SLEEF2(NAME, ACC) SLEEF2_FIXED(NAME, ACC, KEEP)
 
 SLEEF1(exp, u10)
 SLEEF1(exp2, u10)
@@ -133,14 +202,14 @@ SLEEF1(tan, u10)
 SLEEF1(asin, u10)
 SLEEF1(acos, u10)
 SLEEF1(atan, u10)
-SLEEF1(sinh, u10)
-SLEEF1(cosh, u10)
+SLEEF1_FIXED(sinh, u10, FIX_SINH)
+SLEEF1_FIXED(cosh, u10, FIX_COSH)
 SLEEF1(tanh, u10)
 SLEEF1(atanh, u10)
 SLEEF1(cbrt, u10)
 SLEEF1(erf, u10)
 SLEEF1(erfc, u15)
-SLEEF2(pow, u10)
+SLEEF2_FIXED(pow, u10, FIX_POW)
 SLEEF2(atan2, u10)
 SLEEF2(hypot, u05)
 

@@ -11,7 +11,10 @@
 
 #include "../api/TestCommon.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -118,6 +121,32 @@ struct Random {
     return State;
   }
 };
+
+/// Error of Got against the exact Want in ulps of F (denormal ulps below
+/// the normal range); 1e30 for a wrong special value: infinities, NaN and
+/// the sign of zero must match exactly.
+template <typename F> double ulpError(F Got, long double Want) {
+  using L = std::numeric_limits<F>;
+  if (std::isnan(Want))
+    return std::isnan(Got) ? 0 : 1e30;
+  if (std::isnan(Got))
+    return 1e30;
+  if (std::isinf(Want))
+    return Got == F(Want) ? 0 : 1e30;
+  if (Want == 0 && Got == 0)
+    return std::signbit(Got) == std::signbit(Want) ? 0 : 1e30;
+  // Beyond the largest finite value, the rounded result is infinity.
+  if (::fabsl(Want) > (long double)L::max()) {
+    if (std::isinf(Got) && std::signbit(Got) == std::signbit(Want))
+      return 0;
+  }
+  if (std::isinf(Got))
+    return 1e30;
+  int E = std::ilogb(Want);
+  E = std::max(E, L::min_exponent - 1);
+  long double Ulp = std::ldexp((long double)1, E - (L::digits - 1));
+  return double(::fabsl((long double)Got - Want) / Ulp);
+}
 
 } // namespace weft_test
 

@@ -501,10 +501,12 @@ Ld tanpiRef(Ld X) {
   return ::tanl(M_PIl * R);
 }
 Ld powrRef(Ld X, Ld Y) {
-  if (X < 0 || (X == 0 && Y == 0) || (std::isinf(X) && Y == 0) ||
-      (X == 1 && std::isinf(Y)))
+  // OpenCL C 1.2, 7.5.1: NaN for x < 0 and NaN operands, 0^0, inf^0, 1^inf;
+  // both zeros are +0.
+  if (std::isnan(X) || std::isnan(Y) || X < 0 || (X == 0 && Y == 0) ||
+      (std::isinf(X) && Y == 0) || (X == 1 && std::isinf(Y)))
     return NAN;
-  return ::powl(X, Y);
+  return ::powl(::fabsl(X), Y);
 }
 Ld maxmagRef(Ld X, Ld Y) {
   Ld AX = ::fabsl(X), AY = ::fabsl(Y);
