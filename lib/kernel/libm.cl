@@ -304,6 +304,16 @@ FOR_VECTOR_WIDTHS(VEC2, nextafter, double)
 // and sleef.cl's).
 double WEFT_OVL pow(double X, double Y) { return powDouble(X, Y); }
 
+// The scalar double exp, repaired like pow: SLEEF's exp, the loop
+// vectorizer's substitute for libm's, overflows just below ln(DBL_MAX)
+// (exp(0x1.62e42fefa39eep+9) was infinite); there it is (e^(x/2))^2.
+double WEFT_OVL exp(double X) {
+  double R = __builtin_exp(X);
+  if (__builtin_isinf(R) && __builtin_isfinite(X))
+    R = squareOfHalfPower(__builtin_exp(X * 0.5));
+  return R;
+}
+
 // pown(x, n) = x^n, rootn(x, n) = x^(1/n) with the sign rules of odd n.
 double WEFT_OVL pown(double X, int N) { return powDouble(X, (double)N); }
 float WEFT_OVL pown(float X, int N) { return (float)pown((double)X, N); }

@@ -91,7 +91,8 @@ FLOAT_BINARY(copysign, __builtin_elementwise_copysign)
 
 // Transcendentals: libm through the intrinsics' default lowering (the
 // vector forms are SLEEF's, in sleef.cl).
-FLOAT_UNARY_SCALAR(exp, __builtin_elementwise_exp)
+// The double exp is libm.cl's (SLEEF's overflows early).
+DEF_UNARY(float, float, 1, exp, __builtin_elementwise_exp)
 FLOAT_UNARY_SCALAR(exp2, __builtin_elementwise_exp2)
 FLOAT_UNARY_SCALAR(log, __builtin_elementwise_log)
 FLOAT_UNARY_SCALAR(log2, __builtin_elementwise_log2)

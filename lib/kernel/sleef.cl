@@ -101,6 +101,26 @@
                : R_;                                                           \
     R_;                                                                        \
   })
+// SLEEF's double exp overflows just below ln(DBL_MAX)
+// (exp(0x1.62e42fefa39eep+9) was infinite): there it is (e^(x/2))^2, the
+// square repaired as pow's below.
+#define FIX_EXP(FN, R, X)                                                      \
+  ({                                                                           \
+    __typeof__(R) R_ = (R);                                                    \
+    __typeof__(R_ < 0) Redo_ = isinf(R_) & isfinite(X);                        \
+    if (sizeof(R_[0]) == 8 && any(Redo_))                                      \
+      R_ = Redo_ ? SQUARE_OF_HALF_POWER(FN(X * 0.5f)) : R_;                    \
+    R_;                                                                        \
+  })
+// The square of a half power H, DBL_MAX where it overflows from H's error
+// alone (H within 2 ulp above 2^512), as libm.cl's squareOfHalfPower.
+#define SQUARE_OF_HALF_POWER(H)                                                \
+  ({                                                                           \
+    __typeof__(H) H_ = (H), S_ = H_ * H_;                                      \
+    isinf(S_) & (H_ <= (__typeof__(S_[0]))0x1.0000000000002p+512)             \
+        ? (__typeof__(S_))(__typeof__(S_[0]))DBL_MAX                           \
+        : S_;                                                                  \
+  })
 // SLEEF's double pow overflows within a few ulp of the largest finite
 // value (pow(-DBL_MAX, 1) gave -inf). An infinity from finite nonzero
 // operands is recomputed as (|x|^(y/2))^2, with the sign the first result
@@ -114,11 +134,8 @@
     __typeof__(R_ < 0) Redo_ =                                                 \
         isinf(R_) & isfinite(X) & isfinite(Y) & (X != 0);                      \
     if (sizeof(R_[0]) == 8 && any(Redo_)) {                                    \
-      __typeof__(R) H_ = FN(__builtin_elementwise_abs(X), Y * 0.5f);           \
-      __typeof__(R) S_ = H_ * H_;                                              \
-      S_ = isinf(S_) & (H_ <= (__typeof__(S_[0]))0x1.0000000000002p+512)       \
-               ? (__typeof__(S_))(__typeof__(S_[0]))DBL_MAX                    \
-               : S_;                                                           \
+      __typeof__(R) S_ = SQUARE_OF_HALF_POWER(                                 \
+          FN(__builtin_elementwise_abs(X), Y * 0.5f));                         \
       R_ = Redo_ ? __builtin_elementwise_copysign(S_, R_) : R_;                \
     }                                                                          \
     R_;                                                                        \
@@ -189,7 +206,7 @@
 #define SLEEF1(NAME, ACC) SLEEF1_FIXED(NAME, ACC, KEEP)
 #define SLEEF2(NAME, ACC) SLEEF2_FIXED(NAME, ACC, KEEP)
 
-SLEEF1(exp, u10)
+SLEEF1_FIXED(exp, u10, FIX_EXP)
 SLEEF1(exp2, u10)
 SLEEF1(exp10, u10)
 SLEEF1(expm1, u10)

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "BuiltinTestCommon.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -137,6 +138,25 @@ template <typename F> std::vector<F> mathInputs(const MathFunction &Fn,
                       L::min(), L::denorm_min(), -L::denorm_min(), L::max(),
                       -L::max(), L::infinity(), -L::infinity(), L::quiet_NaN(),
                       F(Fn.Lo), F(Fn.Hi), F(1e-7), F(-1e-7), F(100.5)};
+  // The edges of the range: the largest and smallest values and their
+  // neighbours, and the arguments where exponentials and hyperbolic
+  // functions overflow or underflow (ln max, ln 2max, ln min, ln of the
+  // smallest denormal, and in base 2 and 10), each with its neighbours.
+  const F Edges[] = {L::max(), L::min(), L::denorm_min(),
+                     F(::logl(L::max())), F(::logl(2 * Ld(L::max()))),
+                     F(::logl(L::min())), F(::logl(L::denorm_min())),
+                     F(L::max_exponent), F(L::min_exponent - L::digits),
+                     F(::log10l(L::max())), F(::log10l(L::denorm_min())),
+                     F(Fn.Hi)};
+  for (F E : Edges)
+    for (F P : {std::nextafter(E, F(0)), E, std::nextafter(E, L::infinity())})
+      for (F S : {P, -P})
+        V.push_back(S);
+  // A second sequence (the y of two-argument functions) lists the special
+  // values in the reverse order, so that NaN, infinities and signed zeros
+  // meet other values in each argument position.
+  if (Seed % 2 == 0)
+    std::reverse(V.begin(), V.end());
   Random R(Seed);
   while (V.size() < N) {
     uint64_t X = R.next();
