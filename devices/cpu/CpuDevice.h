@@ -92,8 +92,9 @@ public:
   void *allocate(size_t Size, size_t Alignment) override;
   void deallocate(void *Address) override;
   bool prepareKernel(const std::string &Bitcode, const KernelDesc &Kernel,
-                     const size_t LocalSize[3], WorkGroupFunction &Out,
-                     std::string &Error) override;
+                     const size_t LocalSize[3],
+                     const GlobalVariableAddresses &Globals,
+                     WorkGroupFunction &Out, std::string &Error) override;
 
 protected:
   DeviceDescription Desc;

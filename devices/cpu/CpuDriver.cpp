@@ -33,7 +33,10 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
       "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device",
       // Images: lib/CL/Image.cpp and lib/kernel/image.cl.
       "__opencl_c_images", "__opencl_c_read_write_images",
-      "__opencl_c_3d_image_writes"};
+      "__opencl_c_3d_image_writes",
+      // The program's variables in the global address space:
+      // lib/llvmopencl/GlobalVariables.cpp.
+      "__opencl_c_program_scope_global_variables"};
   // cl_khr_fp16: half arithmetic is float arithmetic rounded back (F16C or
   // libgcc's conversions), the builtins are lib/kernel/half.cl.
   Desc.Target.Extensions = {"cl_khr_fp64",
@@ -184,9 +187,10 @@ void CpuDriver::deallocate(void *Address) { free(Address); }
 bool CpuDriver::prepareKernel(const std::string &Bitcode,
                               const KernelDesc &Kernel,
                               const size_t LocalSize[3],
+                              const GlobalVariableAddresses &Globals,
                               WorkGroupFunction &Out, std::string &Error) {
   Out = compileWorkGroupFunction(Bitcode, Kernel.Name, LocalSize, Desc.Target,
-                                 Error);
+                                 Error, Globals);
   return Out.Launch != nullptr;
 }
 

@@ -43,6 +43,9 @@ struct TargetDesc {
   /// The device's OpenCL version as __OPENCL_VERSION__ spells it (300 for
   /// "OpenCL 3.0"); clang defines the macro only for SPIR targets.
   unsigned OpenCLVersion = 300;
+  /// CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: the largest variable in the global
+  /// address space a program may declare.
+  uint64_t MaxGlobalVariableSize = 64ull << 20;
   /// OpenCL C 3.0 optional features to enable in the front end
   /// (e.g. "__opencl_c_fp64").
   std::vector<std::string> OpenCLCFeatures;
@@ -103,6 +106,34 @@ struct KernelDesc {
   bool UniformWorkGroupSize = true;
 };
 
+/// A variable of the program in the global address space: at program scope
+/// (OpenCL C 3.0 __opencl_c_program_scope_global_variables) or a static
+/// variable of a function. Each program instance (a program built for a
+/// device) has one copy, shared by all its kernels and kept from launch to
+/// launch. Kernel code refers to the variable by the external symbol Name,
+/// which the loader resolves to the instance's copy, so compiled (and
+/// cached) code serves every instance.
+struct GlobalVariableDesc {
+  std::string Name;
+  uint64_t Size = 0;
+  uint64_t Alignment = 1;
+  /// The initial contents, Size bytes (zeros without an initializer).
+  std::string Initializer;
+  /// A pointer in the initial contents: at byte Offset, the address of
+  /// variable Target (an index into ProgramBuild::GlobalVariables) plus
+  /// Addend.
+  struct Pointer {
+    uint64_t Offset = 0;
+    uint32_t Target = 0;
+    int64_t Addend = 0;
+  };
+  std::vector<Pointer> Pointers;
+};
+
+/// Where one program instance keeps its variables: the address of each
+/// GlobalVariableDesc by Name.
+using GlobalVariableAddresses = std::vector<std::pair<std::string, void *>>;
+
 /// What a successful ProgramBuild holds (CL_PROGRAM_BINARY_TYPE).
 enum class BinaryKind {
   Executable,     ///< builtins linked, kernels described: ready to run
@@ -120,6 +151,8 @@ struct ProgramBuild {
   std::string Log;     ///< compiler diagnostics, as CL_PROGRAM_BUILD_LOG
   std::string Bitcode; ///< LLVM bitcode of the program, builtins linked
   std::vector<KernelDesc> Kernels;
+  /// Executables: the program's variables in the global address space.
+  std::vector<GlobalVariableDesc> GlobalVariables;
   BinaryKind Kind = BinaryKind::Executable;
 };
 
@@ -173,11 +206,13 @@ struct WorkGroupFunction {
 
 /// Produces the work-group function of Kernel for LocalSize. On failure
 /// returns a WorkGroupFunction with Launch == nullptr and sets Error.
-WorkGroupFunction compileWorkGroupFunction(const std::string &Bitcode,
-                                           const std::string &Kernel,
-                                           const size_t LocalSize[3],
-                                           const TargetDesc &Target,
-                                           std::string &Error);
+/// Globals: the program instance's variables (ProgramBuild::
+/// GlobalVariables), each of which the code must find.
+WorkGroupFunction
+compileWorkGroupFunction(const std::string &Bitcode, const std::string &Kernel,
+                         const size_t LocalSize[3], const TargetDesc &Target,
+                         std::string &Error,
+                         const GlobalVariableAddresses &Globals = {});
 
 } // namespace weft
 

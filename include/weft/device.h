@@ -192,11 +192,15 @@ public:
   virtual void deallocate(void *Address) = 0;
 
   /// Makes Kernel of a program built for this device (Bitcode, from
-  /// buildProgram with description().Target) runnable with LocalSize.
+  /// buildProgram with description().Target) runnable with LocalSize. The
+  /// program instance's variables in the global address space are at
+  /// Globals (device addresses, from allocate(), with their initial
+  /// contents): the code must use those copies.
   virtual bool prepareKernel(const std::string &Bitcode,
                              const KernelDesc &Kernel,
-                             const size_t LocalSize[3], WorkGroupFunction &Out,
-                             std::string &Error) = 0;
+                             const size_t LocalSize[3],
+                             const GlobalVariableAddresses &Globals,
+                             WorkGroupFunction &Out, std::string &Error) = 0;
 
   /// Picks a local size for an NDRange enqueued with a NULL local size.
   virtual void chooseLocalSize(cl_uint WorkDim, const size_t GlobalSize[3],

@@ -12,8 +12,17 @@
 
 #include <CL/cl_ext.h>
 
+#include <cstring>
+
 namespace weft {
 namespace {
+
+bool hasFeature(const DeviceDescription &Desc, const char *Name) {
+  for (const cl_name_version &F : Desc.OpenCLCFeatures)
+    if (strcmp(F.name, Name) == 0)
+      return true;
+  return false;
+}
 
 /// Answers one clGetDeviceInfo query.
 class DeviceInfoQuery {
@@ -258,7 +267,9 @@ cl_int DeviceInfoQuery::answer(cl_device_info Param) {
     return boolean(Desc.NonUniformWorkGroupSupport);
   case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
-    return sizeT(0);
+    return sizeT(hasFeature(Desc, "__opencl_c_program_scope_global_variables")
+                     ? Desc.Target.MaxGlobalVariableSize
+                     : 0);
   case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:

@@ -5,6 +5,7 @@
 #include "ProgramBinary.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace weft {
 
@@ -59,6 +60,69 @@ std::string Program::binaryFor(const Device &D) const {
 
 Program::~Program() { Ctx.releaseInternal(); }
 
+/// Offsets of the variables laid out one after the other; the end in End.
+static std::vector<size_t>
+layOutVariables(const std::vector<GlobalVariableDesc> &Variables, size_t &End,
+                size_t &Alignment) {
+  std::vector<size_t> Offsets;
+  End = 0;
+  Alignment = 1;
+  for (const GlobalVariableDesc &V : Variables) {
+    size_t Align = static_cast<size_t>(V.Alignment);
+    End = (End + Align - 1) / Align * Align;
+    Offsets.push_back(End);
+    End += V.Size;
+    Alignment = std::max(Alignment, Align);
+  }
+  return Offsets;
+}
+
+size_t
+ProgramVariables::totalSize(const std::vector<GlobalVariableDesc> &Variables) {
+  size_t End, Alignment;
+  layOutVariables(Variables, End, Alignment);
+  return End;
+}
+
+ProgramVariables::ProgramVariables(
+    DeviceDriver &D, const std::vector<GlobalVariableDesc> &Variables)
+    : Driver(D) {
+  if (Variables.empty())
+    return;
+  if (!Driver.sharesHostMemory()) {
+    // Initializing device memory of its own needs transfers, which no
+    // driver with such memory offers for program variables yet.
+    Error = "the device cannot hold the program's global variables";
+    return;
+  }
+  size_t End, Alignment;
+  std::vector<size_t> Offsets = layOutVariables(Variables, End, Alignment);
+  Block = Driver.allocate(End, std::max<size_t>(Alignment, 64));
+  if (!Block) {
+    Error = "out of memory for the program's global variables";
+    return;
+  }
+  auto *Base = static_cast<unsigned char *>(Block);
+  for (size_t I = 0; I < Variables.size(); ++I) {
+    memcpy(Base + Offsets[I], Variables[I].Initializer.data(),
+           Variables[I].Size);
+    Addresses.emplace_back(Variables[I].Name, Base + Offsets[I]);
+  }
+  // The initializers' pointers to other variables, now that they have
+  // addresses.
+  for (size_t I = 0; I < Variables.size(); ++I)
+    for (const GlobalVariableDesc::Pointer &P : Variables[I].Pointers) {
+      uintptr_t Value = reinterpret_cast<uintptr_t>(Base + Offsets[P.Target]) +
+                        static_cast<uintptr_t>(P.Addend);
+      memcpy(Base + Offsets[I] + P.Offset, &Value, sizeof(Value));
+    }
+}
+
+ProgramVariables::~ProgramVariables() {
+  if (Block)
+    Driver.deallocate(Block);
+}
+
 static std::string targetKey(const TargetDesc &T) {
   return T.Triple + "|" + T.CPU + "|" + T.Features;
 }
@@ -93,6 +157,7 @@ cl_int Program::runBuild(const std::vector<Device *> &Devices,
   {
     std::lock_guard<std::mutex> FunctionGuard(FunctionLock);
     Functions.clear();
+    Variables.clear();
   }
   for (Device *D : Devices) {
     const auto &Built = ByTarget[targetKey(D->description().Target)];
@@ -268,10 +333,24 @@ bool Program::workGroupFunction(const Device &D, const KernelDesc &Kernel,
     Error = "program is not built for this device";
     return false;
   }
+  std::shared_ptr<ProgramVariables> Vars;
+  {
+    std::lock_guard<std::mutex> Guard(FunctionLock);
+    std::shared_ptr<ProgramVariables> &Slot = Variables[&D];
+    if (!Slot)
+      Slot = std::make_shared<ProgramVariables>(D.driver(),
+                                                Built->GlobalVariables);
+    Vars = Slot;
+  }
+  if (!Vars->valid()) {
+    Error = Vars->error();
+    return false;
+  }
   // Compiled outside the lock: other kernels of the program may compile
   // at the same time. A racing duplicate is harmless; the first one wins.
   WorkGroupFunction Fn;
-  if (!D.driver().prepareKernel(Built->Bitcode, Kernel, LocalSize, Fn, Error))
+  if (!D.driver().prepareKernel(Built->Bitcode, Kernel, LocalSize,
+                                Vars->addresses(), Fn, Error))
     return false;
   std::lock_guard<std::mutex> Guard(FunctionLock);
   Out = Functions.emplace(Key, std::move(Fn)).first->second;
@@ -679,9 +758,13 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(
   case CL_PROGRAM_BINARY_TYPE:
     return returnValue<cl_program_binary_type>(
         Prog->binaryType(*D), ParamValueSize, ParamValue, ParamValueSizeRet);
-  case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
-    return returnValue<size_t>(0, ParamValueSize, ParamValue,
+  case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: {
+    std::shared_ptr<const ProgramBuild> Built = Prog->buildFor(*D);
+    size_t Total =
+        Built ? ProgramVariables::totalSize(Built->GlobalVariables) : 0;
+    return returnValue<size_t>(Total, ParamValueSize, ParamValue,
                                ParamValueSizeRet);
+  }
   default:
     return WEFT_ERROR(CL_INVALID_VALUE, "unknown cl_program_build_info");
   }

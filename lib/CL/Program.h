@@ -6,6 +6,10 @@
 // compiled from a build at enqueue time are cached here too, per device,
 // kernel and local size, so a kernel object created later reuses them.
 //
+// Each device's instance of an executable has its own copies of the
+// program's variables in the global address space (ProgramVariables),
+// made at the first enqueue and shared by all its kernels.
+//
 // A build is an executable, a compiled object (clCompileProgram) or a
 // library (clLinkProgram -create-library); only executables have kernels.
 // A program made by clLinkProgram keeps its link results as if they had
@@ -28,6 +32,32 @@
 #include <tuple>
 
 namespace weft {
+
+/// One program instance's copies of its variables in the global address
+/// space, in memory from the device's driver, initialized from the build.
+class ProgramVariables {
+public:
+  ProgramVariables(DeviceDriver &Driver,
+                   const std::vector<GlobalVariableDesc> &Variables);
+  ~ProgramVariables();
+  ProgramVariables(const ProgramVariables &) = delete;
+  ProgramVariables &operator=(const ProgramVariables &) = delete;
+
+  /// False when the copies could not be made; error() says why.
+  bool valid() const { return Error.empty(); }
+  const std::string &error() const { return Error; }
+  const GlobalVariableAddresses &addresses() const { return Addresses; }
+
+  /// CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: the bytes the variables
+  /// take laid out one after the other, each at its alignment.
+  static size_t totalSize(const std::vector<GlobalVariableDesc> &Variables);
+
+private:
+  DeviceDriver &Driver;
+  void *Block = nullptr;
+  GlobalVariableAddresses Addresses;
+  std::string Error;
+};
 
 class Program : public _cl_program, public RefCounted<Program> {
 public:
@@ -128,6 +158,8 @@ private:
   std::atomic<unsigned> AttachedKernels{0};
   std::mutex FunctionLock;
   std::map<FunctionKey, WorkGroupFunction> Functions;
+  /// Under FunctionLock, like the functions compiled against them.
+  std::map<const Device *, std::shared_ptr<ProgramVariables>> Variables;
 };
 
 inline Program *castProgram(cl_program P) {

@@ -17,8 +17,9 @@ namespace {
 
 constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'B', 'I', 'N', '\0'};
 /// Bump when the layout or a field's meaning changes: older binaries are
-/// then refused. 5: StaticLocalMemSize counts alignment padding.
-constexpr uint32_t FormatVersion = 5;
+/// then refused. 5: StaticLocalMemSize counts alignment padding. 6: the
+/// program's variables in the global address space.
+constexpr uint32_t FormatVersion = 6;
 constexpr size_t HeaderSize = sizeof(Magic) + 4 + 8 + 8;
 
 uint64_t fnv1a(const unsigned char *Data, size_t Size) {
@@ -86,6 +87,39 @@ void writeTarget(Writer &W, const TargetDesc &T) {
   W.u32(T.SimdBytes);
 }
 
+/// GlobalVariableDesc entries, each pointer inside its variable and naming
+/// one of the table's variables.
+bool readGlobalVariables(Reader &R, ProgramBuild &Build) {
+  uint32_t Count;
+  if (!R.u32(Count))
+    return false;
+  if (Count && Build.Kind != BinaryKind::Executable)
+    return false;
+  for (uint32_t I = 0; I < Count; ++I) {
+    GlobalVariableDesc V;
+    uint32_t NumPointers;
+    if (!R.str(V.Name) || !R.u64(V.Alignment) || !R.str(V.Initializer) ||
+        !R.u32(NumPointers))
+      return false;
+    if (V.Alignment == 0 || (V.Alignment & (V.Alignment - 1)))
+      return false;
+    V.Size = V.Initializer.size();
+    for (uint32_t J = 0; J < NumPointers; ++J) {
+      GlobalVariableDesc::Pointer Ptr;
+      uint64_t Addend;
+      if (!R.u64(Ptr.Offset) || !R.u32(Ptr.Target) || !R.u64(Addend))
+        return false;
+      if (Ptr.Target >= Count || Ptr.Offset > V.Size ||
+          V.Size - Ptr.Offset < sizeof(void *))
+        return false;
+      Ptr.Addend = static_cast<int64_t>(Addend);
+      V.Pointers.push_back(Ptr);
+    }
+    Build.GlobalVariables.push_back(std::move(V));
+  }
+  return true;
+}
+
 } // namespace
 
 std::string serializeProgramBinary(const ProgramBuild &Build,
@@ -119,6 +153,18 @@ std::string serializeProgramBinary(const ProgramBuild &Build,
     P.u64(K.PrivateMemSize);
     P.u64(K.MaxWorkGroupSize);
     P.u32(K.UniformWorkGroupSize ? 1 : 0);
+  }
+  P.u32(static_cast<uint32_t>(Build.GlobalVariables.size()));
+  for (const GlobalVariableDesc &V : Build.GlobalVariables) {
+    P.str(V.Name);
+    P.u64(V.Alignment);
+    P.str(V.Initializer);
+    P.u32(static_cast<uint32_t>(V.Pointers.size()));
+    for (const GlobalVariableDesc::Pointer &Ptr : V.Pointers) {
+      P.u64(Ptr.Offset);
+      P.u32(Ptr.Target);
+      P.u64(static_cast<uint64_t>(Ptr.Addend));
+    }
   }
   P.str(Build.Bitcode);
 
@@ -217,6 +263,8 @@ deserializeProgramBinary(const unsigned char *Data, size_t Size,
     K.UniformWorkGroupSize = Uniform != 0;
     Build->Kernels.push_back(std::move(K));
   }
+  if (!readGlobalVariables(R, *Build))
+    return Fail("the table of the program's variables is damaged");
   if (!R.str(Build->Bitcode) || !R.atEnd())
     return Fail("bitcode is cut short or followed by garbage");
   // LLVM's bitcode magic: 'B' 'C' 0xC0DE.

@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 #include "CompilerInternals.h"
 #include "FrontEnd.h"
+#include "GlobalVariables.h"
 #include "KernelUtils.h"
 #include "Launcher.h"
 
@@ -554,9 +555,12 @@ bool linkExecutable(Module &M, const TargetDesc &Target, ProgramBuild &Build) {
                  VerifyStream.str();
     Failed = true;
   }
+  if (!Failed && !describeGlobalVariables(M, Target, Build))
+    Failed = true;
   if (Failed) {
     Build.Result = Status::BuildFailure;
     Build.Kernels.clear();
+    Build.GlobalVariables.clear();
     return false;
   }
   writeBitcode(M, Build);

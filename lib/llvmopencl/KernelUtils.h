@@ -38,6 +38,8 @@ inline constexpr const char *LauncherPrefix = "__weft_launch_";
 /// On K.workitem: the region method declined it, for the reason given;
 /// WorkGroupFibers.cpp makes its work-group function.
 inline constexpr const char *FallbackReasonAttr = "weft-fallback-reason";
+/// OpenCL's __global address space under clang's fake address-space map.
+inline constexpr unsigned GlobalAddressSpace = 1;
 /// OpenCL's __local address space under clang's fake address-space map.
 inline constexpr unsigned LocalAddressSpace = 3;
 

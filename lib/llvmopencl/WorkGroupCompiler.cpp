@@ -21,6 +21,7 @@
 #include "CompilerInternals.h"
 #include "ExposeIndexExtensions.h"
 #include "FiberRuntime.h"
+#include "GlobalVariables.h"
 #include "GroupWorkItemChains.h"
 #include "InterleaveWorkItemLoops.h"
 #include "KernelCache.h"
@@ -276,8 +277,10 @@ struct LoadedCode {
   }
 };
 
-/// Loads a relocatable object and points Result at its launcher Symbol.
+/// Loads a relocatable object and points Result at its launcher Symbol;
+/// the object's references to the program's variables resolve to Globals.
 bool loadObject(StringRef Object, const std::string &Symbol,
+                const GlobalVariableAddresses &Globals,
                 WorkGroupFunction &Result, std::string &Error) {
   JIT &J = getJIT();
   if (!J.Jit) {
@@ -296,6 +299,18 @@ bool loadObject(StringRef Object, const std::string &Symbol,
   Code->Dylib = &*Dylib;
   // The main JITDylib resolves libm and process symbols.
   Dylib->addToLinkOrder(J.Jit->getMainJITDylib());
+  if (!Globals.empty()) {
+    orc::SymbolMap Variables;
+    for (const auto &[Name, Address] : Globals)
+      Variables[J.Jit->mangleAndIntern(Name)] = {
+          orc::ExecutorAddr::fromPtr(Address), JITSymbolFlags::Exported};
+    if (llvm::Error Err =
+            Dylib->define(orc::absoluteSymbols(std::move(Variables)))) {
+      Error = "cannot place the program's variables: " +
+              toString(std::move(Err));
+      return false;
+    }
+  }
   auto Buffer = MemoryBuffer::getMemBufferCopy(Object, Symbol);
   if (llvm::Error Err = J.Jit->addObjectFile(*Dylib, std::move(Buffer))) {
     Error = "cannot load the kernel's code: " + toString(std::move(Err));
@@ -513,6 +528,7 @@ bool emitObject(Module &M, TargetMachine &TM, SmallVectorImpl<char> &Object,
 /// barriers are turned into work-item loops before O3 runs, and convergent
 /// blocks loop transformations).
 void prepareForWorkGroup(Module &M) {
+  externalizeGlobalVariables(M);
   for (Function &F : M) {
     F.removeFnAttr(Attribute::Convergent);
     for (BasicBlock &BB : F)
@@ -677,11 +693,11 @@ static void measureKernelMemory(const Module &M, KernelDesc &K) {
            limitText(K).c_str());
 }
 
-WorkGroupFunction compileWorkGroupFunction(const std::string &Bitcode,
-                                           const std::string &Kernel,
-                                           const size_t LocalSize[3],
-                                           const TargetDesc &Target,
-                                           std::string &Error) {
+WorkGroupFunction
+compileWorkGroupFunction(const std::string &Bitcode, const std::string &Kernel,
+                         const size_t LocalSize[3], const TargetDesc &Target,
+                         std::string &Error,
+                         const GlobalVariableAddresses &Globals) {
   WorkGroupFunction Result;
   auto Start = std::chrono::steady_clock::now();
   initializeNativeTarget();
@@ -700,7 +716,7 @@ WorkGroupFunction compileWorkGroupFunction(const std::string &Bitcode,
     const char *DumpDir = getenv("WEFT_DUMP_IR");
     bool Dumping = DumpDir && *DumpDir;
     if (!Dumping && Cache.lookup(CacheKey, Hit) &&
-        loadObject(Hit.Object, Hit.Symbol, Result, Error)) {
+        loadObject(Hit.Object, Hit.Symbol, Globals, Result, Error)) {
       Result.PrivateArenaSize = Hit.PrivateArenaSize;
       Result.PrivateMemPerWorkItem = Hit.PrivateMemPerWorkItem;
       Result.LocalVariablesSize = Hit.LocalVariablesSize;
@@ -785,7 +801,7 @@ WorkGroupFunction compileWorkGroupFunction(const std::string &Bitcode,
   WEFT_LOG(DebugCompile, "code generation for '%s': %zu bytes of object",
            Kernel.c_str(), Object.size());
   StringRef ObjectBytes(Object.data(), Object.size());
-  if (!loadObject(ObjectBytes, Symbol, Result, Error))
+  if (!loadObject(ObjectBytes, Symbol, Globals, Result, Error))
     return Result;
   if (Cache.enabled())
     Cache.store(CacheKey,
