@@ -14,6 +14,9 @@ PACKAGES=(
   opencl-headers ocl-icd-opencl-dev clinfo
   libhwloc-dev libsleef-dev
   googletest libgtest-dev
+  # SPIR-V programs (clCreateProgramWithIL): the translator runs as a
+  # separate process; clang-15 and spirv-tools make the tests' modules.
+  llvm-spirv-15 clang-15 spirv-tools
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -71,6 +71,16 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
     Desc.OpenCLCFeatures.push_back(named(F.c_str(), 3, 0));
   for (const std::string &E : Desc.Target.Extensions)
     Desc.Extensions.push_back(named(E.c_str(), 1, 0));
+  // SPIR-V programs go through the SPIR-V/LLVM translator
+  // (lib/llvmopencl/SpirvFrontEnd.cpp): offered when it is installed.
+  if (spirvTranslatorAvailable()) {
+    for (unsigned Minor = 0; Minor <= SpirvMaxMinorVersion; ++Minor) {
+      Desc.ILVersion += (Minor ? " SPIR-V_1." : "SPIR-V_1.") +
+                        std::to_string(Minor);
+      Desc.ILsWithVersion.push_back(named("SPIR-V", 1, Minor));
+    }
+    Desc.Extensions.push_back(named("cl_khr_il_program", 1, 0));
+  }
 
   Desc.MaxComputeUnits = ComputeUnits;
   for (unsigned I = 0; I < ComputeUnits; ++I)

@@ -23,6 +23,8 @@
 #include <CL/cl.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -155,6 +157,41 @@ struct ProgramBuild {
   std::vector<GlobalVariableDesc> GlobalVariables;
   BinaryKind Kind = BinaryKind::Executable;
 };
+
+/// Values of a SPIR-V module's specialization constants
+/// (clSetProgramSpecializationConstant): the bytes, by SpecId.
+using SpecializationConstants = std::map<uint32_t, std::string>;
+
+/// Whether the SPIR-V/LLVM translator that SPIR-V programs need can be
+/// found ($WEFT_LLVM_SPIRV, else llvm-spirv-15 on PATH).
+bool spirvTranslatorAvailable();
+
+/// The SPIR-V versions the translator reads (1.0 to 1.4), as
+/// CL_DEVICE_IL_VERSION lists them.
+inline constexpr unsigned SpirvMaxMinorVersion = 4;
+
+/// True when Data starts like a SPIR-V module (its magic number, in either
+/// byte order).
+bool isSpirv(const void *Data, size_t Size);
+
+/// The specialization constants of SPIR-V module IL: SpecId -> size in
+/// bytes. False, with the reason in Error, when IL cannot be read.
+bool specializationConstantsOf(const std::string &IL,
+                               std::map<uint32_t, size_t> &Sizes,
+                               std::string &Error);
+
+/// clBuildProgram of a program made from SPIR-V (clCreateProgramWithIL):
+/// as buildProgram(), from IL with SpecConstants fixed.
+ProgramBuild buildProgramFromIL(const std::string &IL,
+                                const SpecializationConstants &SpecConstants,
+                                const std::string &Options,
+                                const TargetDesc &Target);
+
+/// clCompileProgram of a program made from SPIR-V: a CompiledObject.
+ProgramBuild compileProgramFromIL(const std::string &IL,
+                                  const SpecializationConstants &SpecConstants,
+                                  const std::string &Options,
+                                  const TargetDesc &Target);
 
 /// Compiles OpenCL C source with clBuildProgram's options for Target.
 /// Never throws or aborts on bad source or options; the result says why.

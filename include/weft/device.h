@@ -45,6 +45,10 @@ struct DeviceDescription {
   std::vector<cl_name_version> Extensions;
   std::vector<cl_name_version> OpenCLCAllVersions;
   std::vector<cl_name_version> OpenCLCFeatures;
+  /// CL_DEVICE_IL_VERSION ("SPIR-V_1.0 ..."), empty without IL programs,
+  /// and CL_DEVICE_ILS_WITH_VERSION.
+  std::string ILVersion;
+  std::vector<cl_name_version> ILsWithVersion;
 
   cl_device_type Type = CL_DEVICE_TYPE_CPU;
   cl_uint VendorId = 0;

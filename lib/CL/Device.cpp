@@ -166,10 +166,11 @@ cl_int DeviceInfoQuery::answer(cl_device_info Param) {
   case CL_DEVICE_BUILT_IN_KERNELS:
     return string("");
   case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
-  case CL_DEVICE_ILS_WITH_VERSION:
     return nameVersions({});
+  case CL_DEVICE_ILS_WITH_VERSION:
+    return nameVersions(Desc.ILsWithVersion);
   case CL_DEVICE_IL_VERSION:
-    return string("");
+    return string(Desc.ILVersion);
   case CL_DEVICE_PLATFORM:
     return value<cl_platform_id>(&Dev.platform());
   case CL_DEVICE_NAME:

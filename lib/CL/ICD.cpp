@@ -195,14 +195,14 @@ template <typename Fn, const char *Name> Fn unsupported() {
   WEFT_IMPLEMENTED(clSetKernelExecInfo) \
   WEFT_UNSUPPORTED(clGetKernelSubGroupInfoKHR) \
   WEFT_IMPLEMENTED(clCloneKernel) \
-  WEFT_UNSUPPORTED(clCreateProgramWithIL) \
+  WEFT_IMPLEMENTED(clCreateProgramWithIL) \
   WEFT_IMPLEMENTED(clEnqueueSVMMigrateMem) \
   WEFT_IMPLEMENTED(clGetDeviceAndHostTimer) \
   WEFT_IMPLEMENTED(clGetHostTimer) \
   WEFT_UNSUPPORTED(clGetKernelSubGroupInfo) \
   WEFT_UNSUPPORTED(clSetDefaultDeviceCommandQueue) \
   WEFT_UNSUPPORTED(clSetProgramReleaseCallback) \
-  WEFT_UNSUPPORTED(clSetProgramSpecializationConstant) \
+  WEFT_IMPLEMENTED(clSetProgramSpecializationConstant) \
   WEFT_IMPLEMENTED(clCreateBufferWithProperties) \
   WEFT_IMPLEMENTED(clCreateImageWithProperties) \
   WEFT_IMPLEMENTED(clSetContextDestructorCallback)
@@ -240,6 +240,9 @@ WEFT_EXPORT CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddress(const c
     return nullptr;
   if (strcmp(FuncName, "clIcdGetPlatformIDsKHR") == 0)
     return reinterpret_cast<void *>(&clIcdGetPlatformIDsKHR);
+  // cl_khr_il_program's entry point: the core function under its name.
+  if (strcmp(FuncName, "clCreateProgramWithILKHR") == 0)
+    return reinterpret_cast<void *>(&clCreateProgramWithIL);
   return nullptr;
 }
 

@@ -15,6 +15,40 @@ Program::Program(Context &C, std::string S)
   Ctx.retainInternal();
 }
 
+Program::Program(Context &C, FromILTag, std::string Module)
+    : _cl_program(ObjectKind::Program), Ctx(C), FromIL(true),
+      IL(std::move(Module)), Devices(C.devices()) {
+  Ctx.retainInternal();
+}
+
+cl_int Program::setSpecializationConstant(cl_uint Id, size_t Size,
+                                          const void *Value) {
+  if (!FromIL)
+    return WEFT_ERROR(CL_INVALID_PROGRAM, "the program was not made from IL");
+  if (!Value)
+    return WEFT_ERROR(CL_INVALID_VALUE, "NULL spec_value");
+  std::lock_guard<std::mutex> Guard(Lock);
+  if (!SpecSizesKnown) {
+    std::string Error;
+    if (!specializationConstantsOf(IL, SpecSizes, Error)) {
+      WEFT_LOG(DebugAPI, "clSetProgramSpecializationConstant: %s",
+               Error.c_str());
+      return WEFT_ERROR(CL_OUT_OF_RESOURCES,
+                        "cannot read the module's specialization constants");
+    }
+    SpecSizesKnown = true;
+  }
+  auto It = SpecSizes.find(Id);
+  if (It == SpecSizes.end())
+    return WEFT_ERROR(CL_INVALID_SPEC_ID,
+                      "no specialization constant with that id");
+  if (It->second != Size)
+    return WEFT_ERROR(CL_INVALID_VALUE,
+                      "spec_size differs from the constant's size");
+  SpecValues[Id].assign(static_cast<const char *>(Value), Size);
+  return CL_SUCCESS;
+}
+
 Program::Program(Context &C, std::map<const Device *, LoadedBinary> B)
     : _cl_program(ObjectKind::Program), Ctx(C), FromBinary(true),
       Binaries(std::move(B)) {
@@ -190,10 +224,22 @@ cl_int Program::build(const std::vector<Device *> &Devices,
       if (!Binaries.count(D))
         return WEFT_ERROR(CL_INVALID_BINARY,
                           "no binary was loaded for a listed device");
+  SpecializationConstants Spec;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    Spec = SpecValues;
+  }
   return runBuild(
       Devices, Options, {CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE},
       [&](const Device &D) -> std::shared_ptr<const ProgramBuild> {
         const TargetDesc &Target = D.description().Target;
+        if (FromIL) {
+          WEFT_LOG(DebugCompile, "building SPIR-V program %p for %s",
+                   static_cast<const void *>(this),
+                   D.description().Name.c_str());
+          return std::make_shared<const ProgramBuild>(
+              buildProgramFromIL(IL, Spec, Options, Target));
+        }
         if (!FromBinary) {
           WEFT_LOG(DebugCompile, "building program %p for %s",
                    static_cast<const void *>(this), D.description().Name.c_str());
@@ -214,12 +260,20 @@ cl_int Program::build(const std::vector<Device *> &Devices,
 cl_int Program::compile(const std::vector<Device *> &Devices,
                         const std::string &Options,
                         const std::vector<HeaderSource> &Headers) {
+  SpecializationConstants Spec;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    Spec = SpecValues;
+  }
   return runBuild(
       Devices, Options,
       {CL_INVALID_COMPILER_OPTIONS, CL_COMPILE_PROGRAM_FAILURE},
       [&](const Device &D) {
         WEFT_LOG(DebugCompile, "compiling program %p for %s",
                  static_cast<const void *>(this), D.description().Name.c_str());
+        if (FromIL)
+          return std::make_shared<const ProgramBuild>(compileProgramFromIL(
+              IL, Spec, Options, D.description().Target));
         return std::make_shared<const ProgramBuild>(compileProgram(
             Source, Options, Headers, D.description().Target));
       });
@@ -398,6 +452,45 @@ using namespace weft;
 
 extern "C" {
 
+CL_API_ENTRY cl_program CL_API_CALL
+clCreateProgramWithIL(cl_context C, const void *IL, size_t Length,
+                      cl_int *ErrcodeRet) {
+  Context *Ctx = castContext(C);
+  if (!Ctx) {
+    setError(ErrcodeRet, WEFT_ERROR(CL_INVALID_CONTEXT, "bad context"));
+    return nullptr;
+  }
+  if (!IL || !Length) {
+    setError(ErrcodeRet, WEFT_ERROR(CL_INVALID_VALUE, "no IL"));
+    return nullptr;
+  }
+  bool AnyDevice = false;
+  for (Device *D : Ctx->devices())
+    AnyDevice |= !D->description().ILVersion.empty();
+  if (!AnyDevice) {
+    setError(ErrcodeRet,
+             WEFT_ERROR(CL_INVALID_OPERATION,
+                        "no device of the context accepts IL programs"));
+    return nullptr;
+  }
+  if (!isSpirv(IL, Length)) {
+    setError(ErrcodeRet,
+             WEFT_ERROR(CL_INVALID_VALUE, "the IL is not a SPIR-V module"));
+    return nullptr;
+  }
+  setError(ErrcodeRet, CL_SUCCESS);
+  return new Program(*Ctx, Program::FromILTag(),
+                     std::string(static_cast<const char *>(IL), Length));
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(
+    cl_program P, cl_uint SpecId, size_t SpecSize, const void *SpecValue) {
+  Program *Prog = castProgram(P);
+  if (!Prog)
+    return WEFT_ERROR(CL_INVALID_PROGRAM, "bad program");
+  return Prog->setSpecializationConstant(SpecId, SpecSize, SpecValue);
+}
+
 CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(
     cl_context C, cl_uint Count, const char **Strings, const size_t *Lengths,
     cl_int *ErrcodeRet) {
@@ -544,9 +637,9 @@ CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
   }
   if (!Notify && UserData)
     return WEFT_ERROR(CL_INVALID_VALUE, "user_data without pfn_notify");
-  if (!Prog->hasSource())
+  if (!Prog->hasSource() && !Prog->hasIL())
     return WEFT_ERROR(CL_INVALID_OPERATION,
-                      "program was not created with clCreateProgramWithSource");
+                      "program was not created from source or IL");
   cl_int Result = Prog->compile(Devices, Options ? Options : "", Headers);
   // The compilation is synchronous; the callback still reports its end.
   if (Notify && Result != CL_INVALID_OPERATION)
@@ -689,8 +782,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetProgramInfo(cl_program P,
     return returnString(Prog->source(), ParamValueSize, ParamValue,
                         ParamValueSizeRet);
   case CL_PROGRAM_IL:
-    return returnInfo(nullptr, 0, ParamValueSize, ParamValue,
-                      ParamValueSizeRet);
+    return returnInfo(Prog->il().data(), Prog->il().size(), ParamValueSize,
+                      ParamValue, ParamValueSizeRet);
   case CL_PROGRAM_BINARY_SIZES: {
     std::vector<size_t> Sizes;
     for (Device *D : Devices)

@@ -62,6 +62,9 @@ private:
 class Program : public _cl_program, public RefCounted<Program> {
 public:
   Program(Context &Ctx, std::string Source);
+  /// clCreateProgramWithIL: a SPIR-V module.
+  struct FromILTag {};
+  Program(Context &Ctx, FromILTag, std::string IL);
   /// clCreateProgramWithBinary: one validated build per device, with the
   /// options it was built with.
   struct LoadedBinary {
@@ -82,7 +85,14 @@ public:
 
   bool isFromBinary() const { return FromBinary; }
   /// Made by clCreateProgramWithSource (so clCompileProgram applies).
-  bool hasSource() const { return !FromBinary; }
+  bool hasSource() const { return !FromBinary && !FromIL; }
+  /// Made by clCreateProgramWithIL (clCompileProgram applies too).
+  bool hasIL() const { return FromIL; }
+  /// CL_PROGRAM_IL: the module, empty unless hasIL().
+  const std::string &il() const { return IL; }
+  /// clSetProgramSpecializationConstant, validated against the module.
+  cl_int setSpecializationConstant(cl_uint Id, size_t Size,
+                                   const void *Value);
   /// The CL_PROGRAM_BINARIES entry for D: empty unless D has a build.
   std::string binaryFor(const Device &D) const;
   /// The devices the program is associated with (CL_PROGRAM_DEVICES).
@@ -150,6 +160,13 @@ private:
   Context &Ctx;
   std::string Source;
   bool FromBinary = false;
+  bool FromIL = false;
+  std::string IL;
+  /// Under Lock: the values set so far, and the module's constants (their
+  /// sizes by SpecId), read from the module on first use.
+  SpecializationConstants SpecValues;
+  std::map<uint32_t, size_t> SpecSizes;
+  bool SpecSizesKnown = false;
   std::vector<Device *> Devices;
   std::map<const Device *, LoadedBinary> Binaries;
   mutable std::mutex Lock;

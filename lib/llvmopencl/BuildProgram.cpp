@@ -20,6 +20,7 @@
 #include "CompilerInternals.h"
 #include "FrontEnd.h"
 #include "GlobalVariables.h"
+#include "SpirvFrontEnd.h"
 #include "KernelUtils.h"
 #include "Launcher.h"
 
@@ -589,6 +590,65 @@ ProgramBuild buildProgram(const std::string &Source, const std::string &Options,
       compileToModule(Context, Source, Options, {}, Target, Build);
   if (M && linkExecutable(*M, Target, Build))
     WEFT_LOG(DebugCompile, "clBuildProgram: %.3f s", secondsSince(Start));
+  return Build;
+}
+
+namespace {
+
+/// clBuildProgram's and clCompileProgram's first steps for SPIR-V: the
+/// options checked as for source (those that steer clang have nothing to
+/// steer; -cl-opt-disable holds), the module translated and adopted.
+std::unique_ptr<Module> translateToModule(LLVMContext &Context,
+                                          const std::string &IL,
+                                          const SpecializationConstants &Spec,
+                                          const std::string &Options,
+                                          const TargetDesc &Target,
+                                          ProgramBuild &Build) {
+  ParsedOptions Opts;
+  if (!parseOptions(Options, Target, Opts, Build.Log)) {
+    Build.Result = Status::InvalidOptions;
+    return nullptr;
+  }
+  initializeNativeTarget();
+  std::unique_ptr<Module> M = translateSpirv(
+      Context, IL, Spec, builtinLibraryFor(Target.SimdBytes), Build.Log);
+  if (!M) {
+    Build.Result = Status::BuildFailure;
+    return nullptr;
+  }
+  if (Opts.OptDisable)
+    M->addModuleFlag(Module::Warning, OptDisableFlag, 1);
+  return M;
+}
+
+} // namespace
+
+ProgramBuild buildProgramFromIL(const std::string &IL,
+                                const SpecializationConstants &Spec,
+                                const std::string &Options,
+                                const TargetDesc &Target) {
+  ProgramBuild Build;
+  auto Start = std::chrono::steady_clock::now();
+  LLVMContext Context;
+  std::unique_ptr<Module> M =
+      translateToModule(Context, IL, Spec, Options, Target, Build);
+  if (M && linkExecutable(*M, Target, Build))
+    WEFT_LOG(DebugCompile, "clBuildProgram of SPIR-V: %.3f s",
+             secondsSince(Start));
+  return Build;
+}
+
+ProgramBuild compileProgramFromIL(const std::string &IL,
+                                  const SpecializationConstants &Spec,
+                                  const std::string &Options,
+                                  const TargetDesc &Target) {
+  ProgramBuild Build;
+  Build.Kind = BinaryKind::CompiledObject;
+  LLVMContext Context;
+  std::unique_ptr<Module> M =
+      translateToModule(Context, IL, Spec, Options, Target, Build);
+  if (M)
+    writeBitcode(*M, Build);
   return Build;
 }
 
