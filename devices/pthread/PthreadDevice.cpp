@@ -213,8 +213,11 @@ public:
           CL_DEVICE_AFFINITY_DOMAIN_NUMA, CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE,
           CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE,
           CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE};
+      // Only the levels that split this device: a partition into one
+      // sub-device as large as its parent could be partitioned the same
+      // way again, for ever (the CTS's device_partition recurses so).
       for (int D = 0; D < 4; ++D)
-        if (!hostTopology().CoreGroups[D].empty())
+        if (affinityGroups(Domains[D]).size() > 1)
           Desc.AffinityDomains |= Domains[D];
       if (Desc.AffinityDomains)
         Desc.AffinityDomains |= CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
