@@ -36,7 +36,9 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
       "__opencl_c_3d_image_writes",
       // The program's variables in the global address space:
       // lib/llvmopencl/GlobalVariables.cpp.
-      "__opencl_c_program_scope_global_variables"};
+      "__opencl_c_program_scope_global_variables",
+      // lib/kernel/collectives.cl.
+      "__opencl_c_work_group_collective_functions"};
   // cl_khr_fp16: half arithmetic is float arithmetic rounded back (F16C or
   // libgcc's conversions), the builtins are lib/kernel/half.cl.
   Desc.Target.Extensions = {"cl_khr_fp64",

@@ -262,8 +262,10 @@ cl_int DeviceInfoQuery::answer(cl_device_info Param) {
   case CL_DEVICE_PIPE_SUPPORT:
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
-  case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     return boolean(false);
+  case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+    return boolean(
+        hasFeature(Desc, "__opencl_c_work_group_collective_functions"));
   case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
     return boolean(Desc.NonUniformWorkGroupSupport);
   case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:

@@ -213,9 +213,10 @@ std::vector<std::string> frontEndArgs(const ParsedOptions &Opts,
     Args.push_back("-cl-ext=-all" + Ext);
   // Clang defines these OpenCL C 3.0 feature macros only for SPIR targets
   // (opencl-c-base.h calls them header-only); its builtin declarations,
-  // the C11 atomics among them, test the macros.
+  // the C11 atomics among them, test the macros. Feature macros are
+  // OpenCL C 3.0's: a 1.x program sees none.
   for (const std::string &F : Target.OpenCLCFeatures)
-    if (StringSwitch<bool>(F)
+    if (openCLCVersion(Std) >= 300 && StringSwitch<bool>(F)
             .Cases("__opencl_c_atomic_scope_device",
                    "__opencl_c_atomic_scope_all_devices",
                    "__opencl_c_work_group_collective_functions",

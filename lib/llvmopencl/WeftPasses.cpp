@@ -22,6 +22,7 @@
 #include "ResolveWorkItemFunctions.h"
 #include "RollWorkItemLoops.h"
 #include "ScalarizeWorkItemLoops.h"
+#include "SizeWorkGroupScratch.h"
 #include "UniformityAnalysis.h"
 #include "VectorMathVariants.h"
 #include "VersionGathers.h"
@@ -45,6 +46,7 @@ namespace weft {
 
 void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
   MPM.addPass(FlattenKernelsPass(Opts.Kernel));
+  MPM.addPass(SizeWorkGroupScratchPass(Opts.LocalSize));
   MPM.addPass(createModuleToFunctionPassAdaptor(GuardIntegerDivisionPass()));
   MPM.addPass(ResolveWorkItemFunctionsPass(Opts.Kernel));
   MPM.addPass(LowerPrintfPass(Opts.Kernel));
@@ -181,6 +183,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
              ArrayRef<PassBuilder::PipelineElement>) {
         if (Name == "weft-flatten-kernels") {
           MPM.addPass(FlattenKernelsPass(Opts.Kernel));
+          return true;
+        }
+        if (Name == "weft-size-work-group-scratch") {
+          MPM.addPass(SizeWorkGroupScratchPass(Opts.LocalSize));
           return true;
         }
         if (Name == "weft-resolve-workitem-functions") {

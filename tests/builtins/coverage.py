@@ -7,9 +7,8 @@ once for OpenCL C 1.2 and once for 3.0, each with exactly the extensions and
 optional features devices/cpu/CpuDriver.cpp claims; every function declared
 (by mangled name) must be defined in each linked builtin bitcode (one per
 x86-64 level). Optional features that are not claimed (generic address
-space, work-group collective functions, subgroups, pipes, device-side
-enqueue, program-scope globals, atomic scope all_devices) are simply not
-enabled, so opencl-c.h declares none of their functions.
+space, subgroups, pipes, device-side enqueue, atomic scope all_devices)
+are simply not enabled, so opencl-c.h declares none of their functions.
 
 usage: coverage.py CLANG RESOURCE_DIR LLVM_NM BUILDPROGRAM_CPP BITCODE...
 """
@@ -32,7 +31,8 @@ FEATURES = ["__opencl_c_int64", "__opencl_c_fp64",
             "__opencl_c_atomic_order_acq_rel",
             "__opencl_c_atomic_order_seq_cst",
             "__opencl_c_atomic_scope_device", "__opencl_c_images",
-            "__opencl_c_read_write_images", "__opencl_c_3d_image_writes"]
+            "__opencl_c_read_write_images", "__opencl_c_3d_image_writes",
+            "__opencl_c_work_group_collective_functions"]
 
 # Declared but deliberately absent, each with why. Keep this list short and
 # honest: an entry is a known gap, not a pass.
