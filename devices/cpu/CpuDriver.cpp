@@ -37,6 +37,10 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
       // The program's variables in the global address space:
       // lib/llvmopencl/GlobalVariables.cpp.
       "__opencl_c_program_scope_global_variables",
+      // Generic pointers: one flat address space on a CPU; to_local,
+      // to_private and get_fence tell the spaces apart by address
+      // (ResolveWorkItemFunctions.cpp).
+      "__opencl_c_generic_address_space",
       // lib/kernel/collectives.cl.
       "__opencl_c_work_group_collective_functions"};
   // cl_khr_fp16: half arithmetic is float arithmetic rounded back (F16C or

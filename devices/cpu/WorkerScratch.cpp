@@ -2,6 +2,8 @@
 
 #include "cpu/CpuDevice.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -32,6 +34,34 @@ void *WorkerScratch::grow(void *&Block, size_t &Capacity, size_t Needed) {
   Block = aligned_alloc(ScratchAlignment, Capacity);
   return Block;
 }
+
+namespace {
+
+/// The calling thread's stack, where kernels' private variables live.
+struct ThreadStack {
+  const void *Base = nullptr;
+  uint64_t Size = 0;
+};
+
+const ThreadStack &threadStack() {
+  thread_local ThreadStack Stack = [] {
+    ThreadStack S;
+    pthread_attr_t Attr;
+    if (pthread_getattr_np(pthread_self(), &Attr) == 0) {
+      void *Base;
+      size_t Size;
+      if (pthread_attr_getstack(&Attr, &Base, &Size) == 0) {
+        S.Base = Base;
+        S.Size = Size;
+      }
+      pthread_attr_destroy(&Attr);
+    }
+    return S;
+  }();
+  return Stack;
+}
+
+} // namespace
 
 size_t workGroupCount(const KernelLaunch &Launch) {
   size_t Count = 1;
@@ -81,6 +111,13 @@ void WorkerScratch::runWorkGroups(const KernelLaunch &Launch, size_t First,
 
   Ctx.Printf = Launch.Printf.get();
   Ctx.LocalVariables = Variables;
+  // Where generic pointers' address spaces are told apart.
+  Ctx.LocalMemory = LocalBytes ? LocalMemory : nullptr;
+  Ctx.LocalMemorySize = LocalBytes;
+  Ctx.PrivateArenaSize = Ctx.PrivateArena ? PrivateCapacity : 0;
+  const ThreadStack &Stack = threadStack();
+  Ctx.Stack = Stack.Base;
+  Ctx.StackSize = Stack.Size;
 
   const size_t GroupsX = Ctx.NumGroups[0], GroupsY = Ctx.NumGroups[1];
   for (size_t Group = First; Group < End; ++Group) {

@@ -57,6 +57,19 @@ struct WorkGroupContext {
   /// size is 0. Never the worker's stack: the variables may take up to
   /// CL_DEVICE_LOCAL_MEM_SIZE.
   void *LocalVariables;
+  /// Where the calling worker's memory lies, so that a generic pointer's
+  /// address space can be told from its value (to_local, to_private,
+  /// get_fence): all of the work-group's __local memory (variables and
+  /// arguments) in [LocalMemory, LocalMemory + LocalMemorySize); private
+  /// memory in the calling thread's stack [Stack, Stack + StackSize) and in
+  /// the private arena [PrivateArena, PrivateArena + PrivateArenaSize).
+  /// Anything else is global (or constant) memory. Zero sizes: no such
+  /// memory.
+  const void *LocalMemory;
+  uint64_t LocalMemorySize;
+  const void *Stack;
+  uint64_t StackSize;
+  uint64_t PrivateArenaSize;
 };
 
 /// The alignment drivers give WorkGroupContext::LocalVariables, the widest

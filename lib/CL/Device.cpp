@@ -262,7 +262,7 @@ cl_int DeviceInfoQuery::answer(cl_device_info Param) {
   case CL_DEVICE_PIPE_SUPPORT:
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
-    return boolean(false);
+    return boolean(hasFeature(Desc, "__opencl_c_generic_address_space"));
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     return boolean(
         hasFeature(Desc, "__opencl_c_work_group_collective_functions"));

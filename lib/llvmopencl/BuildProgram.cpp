@@ -240,6 +240,9 @@ bool isWorkItemFunction(StringRef Name) {
       .Cases("_Z15get_global_sizej", "_Z14get_num_groupsj",
              "_Z17get_global_offsetj", "_Z12get_work_dimv", true)
       .Cases("_Z20get_global_linear_idv", "_Z19get_local_linear_idv", true)
+      // The generic address space's queries (ResolveWorkItemFunctions.cpp).
+      .Cases("__to_global", "__to_local", "__to_private", true)
+      .Cases("_Z9get_fencePU9CLgenericv", "_Z9get_fencePU9CLgenericKv", true)
       .Default(false);
 }
 

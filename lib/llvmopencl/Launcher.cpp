@@ -78,6 +78,12 @@ static_assert(offsetof(weft::WorkGroupContext, PrivateArena) == 152, "layout");
 static_assert(offsetof(weft::WorkGroupContext, Printf) == 160, "layout");
 static_assert(offsetof(weft::WorkGroupContext, LocalVariables) == 168,
               "layout");
+static_assert(offsetof(weft::WorkGroupContext, LocalMemory) == 176 &&
+                  offsetof(weft::WorkGroupContext, LocalMemorySize) == 184 &&
+                  offsetof(weft::WorkGroupContext, Stack) == 192 &&
+                  offsetof(weft::WorkGroupContext, StackSize) == 200 &&
+                  offsetof(weft::WorkGroupContext, PrivateArenaSize) == 208,
+              "layout");
 static_assert(offsetof(weft::PrintfBuffer, Used) == 0 &&
                   offsetof(weft::PrintfBuffer, Capacity) == 8 &&
                   offsetof(weft::PrintfBuffer, Data) == 16,

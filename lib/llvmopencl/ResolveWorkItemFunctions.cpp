@@ -22,6 +22,12 @@
 // no run-time comparison against WorkDim is needed. A non-constant d becomes
 // a select over the three dimensions.
 //
+// The generic address space's queries are answered from where the worker's
+// memory lies (launcher.h): clang's __to_global, __to_local and
+// __to_private return the pointer when its value falls in global, local or
+// private memory and null otherwise, and get_fence says
+// CLK_LOCAL_MEM_FENCE, CLK_GLOBAL_MEM_FENCE or 0 (private) the same way.
+//
 // K itself is left unchanged: it still carries clang's kernel metadata.
 //
 //===----------------------------------------------------------------------===//
@@ -77,6 +83,51 @@ WorkItemQuery classifyCallee(StringRef Name) {
       .Case("_Z20get_global_linear_idv", WorkItemQuery::GlobalLinearId)
       .Case("_Z19get_local_linear_idv", WorkItemQuery::LocalLinearId)
       .Default(WorkItemQuery::None);
+}
+
+enum class SpaceQuery { None, ToGlobal, ToLocal, ToPrivate, GetFence };
+
+/// The generic address space's queries, by the names clang calls them.
+SpaceQuery classifySpaceQuery(StringRef Name) {
+  return StringSwitch<SpaceQuery>(Name)
+      .Case("__to_global", SpaceQuery::ToGlobal)
+      .Case("__to_local", SpaceQuery::ToLocal)
+      .Case("__to_private", SpaceQuery::ToPrivate)
+      .Cases("_Z9get_fencePU9CLgenericv", "_Z9get_fencePU9CLgenericKv",
+             SpaceQuery::GetFence)
+      .Default(SpaceQuery::None);
+}
+
+/// Whether Addr (an i64) lies in the context's [Begin, Begin + Size).
+Value *inRange(IRBuilder<> &B, Value *Ctx, Value *Addr,
+               WorkGroupContextField Begin, WorkGroupContextField Size) {
+  Value *First = loadContextWord(B, Ctx, Begin);
+  Value *Bytes = loadContextWord(B, Ctx, Size);
+  return B.CreateICmpULT(B.CreateSub(Addr, First), Bytes);
+}
+
+/// The answer to Q for the call CB's pointer argument.
+Value *resolveSpaceQuery(IRBuilder<> &B, Value *Ctx, SpaceQuery Q,
+                         CallBase &CB) {
+  Value *Ptr = CB.getArgOperand(0);
+  Value *Addr = B.CreatePtrToInt(Ptr, B.getInt64Ty());
+  Value *Local = inRange(B, Ctx, Addr, CtxLocalMemory, CtxLocalMemorySize);
+  Value *OnStack = inRange(B, Ctx, Addr, CtxStack, CtxStackSize);
+  Value *InArena = inRange(B, Ctx, Addr, CtxPrivateArena, CtxPrivateArenaSize);
+  Value *Private = B.CreateOr(OnStack, InArena);
+  if (Q == SpaceQuery::GetFence) {
+    // CLK_GLOBAL_MEM_FENCE 1, CLK_LOCAL_MEM_FENCE 2 (opencl-c-base.h).
+    Value *Fence = B.CreateSelect(Local, B.getInt32(2), B.getInt32(1));
+    return B.CreateSelect(Private, B.getInt32(0), Fence);
+  }
+  Value *In = Q == SpaceQuery::ToLocal     ? Local
+              : Q == SpaceQuery::ToPrivate ? Private
+                                           : nullptr;
+  if (!In)
+    In = B.CreateNot(B.CreateOr(Local, Private));
+  auto *ResultTy = cast<PointerType>(CB.getType());
+  Value *Cast = B.CreateAddrSpaceCast(Ptr, ResultTy);
+  return B.CreateSelect(In, Cast, ConstantPointerNull::get(ResultTy));
 }
 
 class Resolver {
@@ -226,14 +277,24 @@ PreservedAnalyses ResolveWorkItemFunctionsPass::run(Module &M,
     Value *LocalIds[3] = {WI->getArg(N + 1), WI->getArg(N + 2),
                           WI->getArg(N + 3)};
     SmallVector<std::pair<CallBase *, WorkItemQuery>, 16> Queries;
+    SmallVector<std::pair<CallBase *, SpaceQuery>, 4> SpaceQueries;
     for (Instruction &I : instructions(*WI))
       if (auto *CB = dyn_cast<CallBase>(&I))
-        if (Function *Callee = CB->getCalledFunction())
+        if (Function *Callee = CB->getCalledFunction()) {
           if (WorkItemQuery Q = classifyCallee(Callee->getName());
               Q != WorkItemQuery::None)
             Queries.push_back({CB, Q});
+          else if (SpaceQuery S = classifySpaceQuery(Callee->getName());
+                   S != SpaceQuery::None)
+            SpaceQueries.push_back({CB, S});
+        }
 
     IRBuilder<> B(M.getContext());
+    for (auto [CB, S] : SpaceQueries) {
+      B.SetInsertPoint(CB);
+      CB->replaceAllUsesWith(resolveSpaceQuery(B, WI->getArg(N), S, *CB));
+      CB->eraseFromParent();
+    }
     for (auto [CB, Q] : Queries) {
       B.SetInsertPoint(CB);
       Resolver R(B, WI->getArg(N), LocalIds);
@@ -250,7 +311,8 @@ PreservedAnalyses ResolveWorkItemFunctionsPass::run(Module &M,
   SmallVector<Function *, 8> Dead;
   for (Function &F : M)
     if (F.isDeclaration() && F.use_empty() &&
-        classifyCallee(F.getName()) != WorkItemQuery::None)
+        (classifyCallee(F.getName()) != WorkItemQuery::None ||
+         classifySpaceQuery(F.getName()) != SpaceQuery::None))
       Dead.push_back(&F);
   for (Function *F : Dead)
     F->eraseFromParent();

@@ -28,6 +28,11 @@ enum WorkGroupContextField : unsigned {
   CtxPrivateArena,
   CtxPrintf,
   CtxLocalVariables,
+  CtxLocalMemory,
+  CtxLocalMemorySize,
+  CtxStack,
+  CtxStackSize,
+  CtxPrivateArenaSize,
 };
 
 inline llvm::StructType *getWorkGroupContextType(llvm::LLVMContext &C) {
@@ -39,7 +44,12 @@ inline llvm::StructType *getWorkGroupContextType(llvm::LLVMContext &C) {
                                   {I32, I32, Dims, Dims, Dims, Dims, Dims, Dims,
                                    llvm::PointerType::get(C, 0),
                                    llvm::PointerType::get(C, 0),
-                                   llvm::PointerType::get(C, 0)},
+                                   llvm::PointerType::get(C, 0),
+                                   llvm::PointerType::get(C, 0),
+                                   llvm::Type::getInt64Ty(C),
+                                   llvm::PointerType::get(C, 0),
+                                   llvm::Type::getInt64Ty(C),
+                                   llvm::Type::getInt64Ty(C)},
                                   "weft.WorkGroupContext");
 }
 
@@ -63,6 +73,19 @@ inline llvm::Value *loadContextField(llvm::IRBuilder<> &B, llvm::Value *Ctx,
   }
   llvm::LoadInst *L = B.CreateAlignedLoad(
       Ty, Addr, llvm::Align(Ty->isIntegerTy(64) ? 8 : 4));
+  L->setMetadata(llvm::LLVMContext::MD_invariant_load,
+                 llvm::MDNode::get(C, {}));
+  return L;
+}
+
+/// Loads a scalar 64-bit field of the context, a size or an address, as an
+/// integer. Invariant like the others.
+inline llvm::Value *loadContextWord(llvm::IRBuilder<> &B, llvm::Value *Ctx,
+                                    WorkGroupContextField Field) {
+  llvm::LLVMContext &C = B.getContext();
+  llvm::Value *Addr =
+      B.CreateStructGEP(getWorkGroupContextType(C), Ctx, Field);
+  llvm::LoadInst *L = B.CreateAlignedLoad(B.getInt64Ty(), Addr, llvm::Align(8));
   L->setMetadata(llvm::LLVMContext::MD_invariant_load,
                  llvm::MDNode::get(C, {}));
   return L;
