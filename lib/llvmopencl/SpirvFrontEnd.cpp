@@ -154,41 +154,34 @@ bool runTranslator(const std::vector<std::string> &Args,
   return false;
 }
 
+/// Bytes read as a signed integer of type T.
+template <typename T> int64_t bitsAs(const std::string &Bytes) {
+  T Value = 0;
+  memcpy(&Value, Bytes.data(), std::min(Bytes.size(), sizeof(T)));
+  return Value;
+}
+
 /// --spec-const's value: the bytes as an integer of their size (the
 /// translator stores the bits whatever the constant's type).
 std::string specConstantArgument(const SpecializationConstants &Values) {
   std::string Arg;
   for (const auto &[Id, Bytes] : Values) {
-    int64_t Value = 0;
-    const char *Type = "i64";
+    std::string Value;
     switch (Bytes.size()) {
-    case 1: {
-      int8_t V;
-      memcpy(&V, Bytes.data(), 1);
-      Value = V;
-      Type = "i8";
+    case 1:
+      Value = "i8:" + std::to_string(bitsAs<int8_t>(Bytes));
       break;
-    }
-    case 2: {
-      int16_t V;
-      memcpy(&V, Bytes.data(), 2);
-      Value = V;
-      Type = "i16";
+    case 2:
+      Value = "i16:" + std::to_string(bitsAs<int16_t>(Bytes));
       break;
-    }
-    case 4: {
-      int32_t V;
-      memcpy(&V, Bytes.data(), 4);
-      Value = V;
-      Type = "i32";
+    case 4:
+      Value = "i32:" + std::to_string(bitsAs<int32_t>(Bytes));
       break;
-    }
     default:
-      memcpy(&Value, Bytes.data(), std::min<size_t>(Bytes.size(), 8));
+      Value = "i64:" + std::to_string(bitsAs<int64_t>(Bytes));
       break;
     }
-    Arg += (Arg.empty() ? "" : " ") + std::to_string(Id) + ":" + Type + ":" +
-           std::to_string(Value);
+    Arg += (Arg.empty() ? "" : " ") + std::to_string(Id) + ":" + Value;
   }
   return Arg;
 }

@@ -10,7 +10,6 @@
 
 #include "TestCommon.h"
 
-#include <algorithm>
 
 using namespace weft_test;
 
@@ -64,24 +63,11 @@ protected:
     DeviceTest::SetUp();
     if (HasFatalFailure())
       return;
-    if (!hasFeature("__opencl_c_program_scope_global_variables")) {
+    if (!deviceHasFeature(Device,
+                          "__opencl_c_program_scope_global_variables")) {
       EXPECT_FALSE(testingWeft()) << "Weft supports program-scope variables";
       GTEST_SKIP() << "no __opencl_c_program_scope_global_variables";
     }
-  }
-  bool hasFeature(const char *Name) {
-    size_t Size = 0;
-    if (clGetDeviceInfo(Device, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr,
-                        &Size) != CL_SUCCESS)
-      return false;
-    std::vector<cl_name_version> Features(Size / sizeof(cl_name_version));
-    if (Size)
-      clGetDeviceInfo(Device, CL_DEVICE_OPENCL_C_FEATURES, Size,
-                      Features.data(), nullptr);
-    return std::any_of(Features.begin(), Features.end(),
-                       [&](const cl_name_version &F) {
-                         return strcmp(F.name, Name) == 0;
-                       });
   }
   /// Runs kernel Name of P over Items work-items and returns Out[0..N).
   std::vector<cl_long> run(cl_program P, const char *Name, size_t N,

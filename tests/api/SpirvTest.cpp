@@ -80,8 +80,9 @@ std::vector<float> Spirv::runAll(cl_program P) {
   std::vector<cl_int> Ints(N);
   for (size_t I = 0; I < N; ++I)
     Ints[I] = static_cast<cl_int>(I * 7919 % 1013);
-  {
-    KernelRef K(kernel(P, "reverse_groups"));
+  // Kernels (In, Out, local Tile) over N in groups of Local.
+  auto RunTiled = [&](const char *Name) {
+    KernelRef K(kernel(P, Name));
     MemRef In(makeBufferFrom(Ints)), Out(makeBufferFrom(std::vector<cl_int>(N)));
     EXPECT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &In));
     EXPECT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &Out));
@@ -90,6 +91,10 @@ std::vector<float> Spirv::runAll(cl_program P) {
                                         nullptr, nullptr));
     std::vector<cl_int> Got(N);
     EXPECT_CL_OK(readInto(Out, Got));
+    return Got;
+  };
+  {
+    std::vector<cl_int> Got = RunTiled("reverse_groups");
     for (size_t I = 0; I < N; ++I)
       EXPECT_EQ(Got[I], Ints[I / Local * Local + Local - 1 - I % Local]) << I;
   }
@@ -184,15 +189,7 @@ std::vector<float> Spirv::runAll(cl_program P) {
     clReleaseSampler(S);
   }
   {
-    KernelRef K(kernel(P, "async_sum"));
-    MemRef In(makeBufferFrom(Ints)), Out(makeBufferFrom(std::vector<cl_int>(N)));
-    EXPECT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &In));
-    EXPECT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &Out));
-    EXPECT_CL_OK(clSetKernelArg(K, 2, Local * sizeof(cl_int), nullptr));
-    EXPECT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, &Local, 0,
-                                        nullptr, nullptr));
-    std::vector<cl_int> Got(N);
-    EXPECT_CL_OK(readInto(Out, Got));
+    std::vector<cl_int> Got = RunTiled("async_sum");
     for (size_t I = 0; I < N; ++I) {
       size_t Base = I / Local * Local;
       EXPECT_EQ(Got[I], Ints[I] + Ints[Base + (I - Base + 1) % Local]) << I;

@@ -36,10 +36,17 @@ protected:
     ASSERT_NE(P.get(), nullptr);
     KernelRef K(clCreateKernel(P, "increment", &Err));
     ASSERT_CL_OK(Err);
-    const size_t N = 4096;
+    checkIncrement(Ctx, Q, K, 4096);
+  }
+
+  /// Runs increment (K) over N ints in Ctx on Q and checks each went up
+  /// by one.
+  void checkIncrement(cl_context Ctx, cl_command_queue Q, cl_kernel K,
+                      size_t N) {
     std::vector<cl_int> Host(N);
     for (size_t I = 0; I < N; ++I)
-      Host[I] = static_cast<cl_int>(I);
+      Host[I] = static_cast<cl_int>(3 * I);
+    cl_int Err = CL_SUCCESS;
     MemRef B(clCreateBuffer(Ctx, CL_MEM_COPY_HOST_PTR, N * sizeof(cl_int),
                             Host.data(), &Err));
     ASSERT_CL_OK(Err);
@@ -49,7 +56,7 @@ protected:
     ASSERT_CL_OK(clEnqueueReadBuffer(Q, B, CL_TRUE, 0, N * sizeof(cl_int),
                                      Host.data(), 0, nullptr, nullptr));
     for (size_t I = 0; I < N; ++I)
-      ASSERT_EQ(Host[I], static_cast<cl_int>(I) + 1);
+      ASSERT_EQ(Host[I], static_cast<cl_int>(3 * I) + 1);
   }
 
   cl_uint MaxSub = 0, Units = 0;
@@ -147,23 +154,12 @@ TEST_P(SubDevices, BuildForParentServesSubDevicesInOneContext) {
   }
   KernelRef K(clCreateKernel(P, "increment", &Err));
   ASSERT_CL_OK(Err);
-  const size_t N = 1024;
   for (cl_device_id D : Devices) {
     QueueRef Q(clCreateCommandQueue(Ctx, D, 0, &Err));
     ASSERT_CL_OK(Err);
-    std::vector<cl_int> Host(N);
-    for (size_t I = 0; I < N; ++I)
-      Host[I] = static_cast<cl_int>(3 * I);
-    MemRef B(clCreateBuffer(Ctx, CL_MEM_COPY_HOST_PTR, N * sizeof(cl_int),
-                            Host.data(), &Err));
-    ASSERT_CL_OK(Err);
-    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &B));
-    ASSERT_CL_OK(clEnqueueNDRangeKernel(Q, K, 1, nullptr, &N, nullptr, 0,
-                                        nullptr, nullptr));
-    ASSERT_CL_OK(clEnqueueReadBuffer(Q, B, CL_TRUE, 0, N * sizeof(cl_int),
-                                     Host.data(), 0, nullptr, nullptr));
-    for (size_t I = 0; I < N; ++I)
-      ASSERT_EQ(Host[I], static_cast<cl_int>(3 * I) + 1);
+    checkIncrement(Ctx, Q, K, 1024);
+    if (HasFatalFailure())
+      return;
   }
   K.reset();
   P.reset();

@@ -218,6 +218,23 @@ inline std::string deviceString(cl_device_id D, cl_device_info Param) {
   return S;
 }
 
+/// Whether D lists the OpenCL C feature Name in CL_DEVICE_OPENCL_C_FEATURES.
+inline bool deviceHasFeature(cl_device_id D, const char *Name) {
+  size_t Size = 0;
+  if (clGetDeviceInfo(D, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &Size) !=
+      CL_SUCCESS)
+    return false;
+  std::vector<cl_name_version> Features(Size / sizeof(cl_name_version));
+  if (Size &&
+      clGetDeviceInfo(D, CL_DEVICE_OPENCL_C_FEATURES, Size, Features.data(),
+                      nullptr) != CL_SUCCESS)
+    return false;
+  for (const cl_name_version &F : Features)
+    if (strcmp(F.name, Name) == 0)
+      return true;
+  return false;
+}
+
 template <typename T> T deviceInfo(cl_device_id D, cl_device_info Param) {
   T Value{};
   cl_int Err = clGetDeviceInfo(D, Param, sizeof(T), &Value, nullptr);
