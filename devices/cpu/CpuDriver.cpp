@@ -155,6 +155,10 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
   Desc.ImagePitchAlignment = 1;
   Desc.ImageBaseAddressAlignment = 1;
   Desc.Extensions.push_back(named("cl_khr_image2d_from_buffer", 1, 0));
+  // clGetKernelSuggestedLocalWorkSizeKHR (lib/CL/Kernel.cpp): what a NULL
+  // local size would get.
+  Desc.Extensions.push_back(
+      named("cl_khr_suggested_local_work_size", 1, 0));
 }
 
 std::vector<std::vector<unsigned>>

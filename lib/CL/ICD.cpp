@@ -240,6 +240,9 @@ WEFT_EXPORT CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddress(const c
     return nullptr;
   if (strcmp(FuncName, "clIcdGetPlatformIDsKHR") == 0)
     return reinterpret_cast<void *>(&clIcdGetPlatformIDsKHR);
+  // cl_khr_suggested_local_work_size's (lib/CL/Kernel.cpp).
+  if (strcmp(FuncName, "clGetKernelSuggestedLocalWorkSizeKHR") == 0)
+    return reinterpret_cast<void *>(&clGetKernelSuggestedLocalWorkSizeKHR);
   // cl_khr_il_program's entry point: the core function under its name.
   if (strcmp(FuncName, "clCreateProgramWithILKHR") == 0)
     return reinterpret_cast<void *>(&clCreateProgramWithIL);

@@ -5,6 +5,8 @@
 #include "CommandQueue.h"
 #include "Image.h"
 
+#include <CL/cl_ext.h>
+
 #include <algorithm>
 #include <cstdint>
 
@@ -190,6 +192,12 @@ cl_int Kernel::snapshotArgs(std::vector<ArgValue> &Out) const {
   return CL_SUCCESS;
 }
 
+bool Kernel::argsSet() const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  return std::all_of(Args.begin(), Args.end(),
+                     [](const ArgValue &A) { return A.IsSet; });
+}
+
 size_t Kernel::localMemSize() const {
   std::lock_guard<std::mutex> Guard(Lock);
   size_t Total = Desc.StaticLocalMemSize;
@@ -205,6 +213,42 @@ namespace {
 size_t kernelWorkGroupSize(const KernelDesc &K, const DeviceDescription &D) {
   return K.MaxWorkGroupSize ? std::min(D.MaxWorkGroupSize, K.MaxWorkGroupSize)
                             : D.MaxWorkGroupSize;
+}
+
+/// The local size an NDRange of Global gets when enqueued with a NULL
+/// local size (also clGetKernelSuggestedLocalWorkSizeKHR's answer): the
+/// kernel's reqd_work_group_size, else the driver's choice cut to the
+/// kernel's limit.
+void suggestLocalSize(const Device &D, const Kernel &K, cl_uint WorkDim,
+                      const size_t Global[3], size_t Local[3]) {
+  const DeviceDescription &Desc = D.description();
+  const size_t *Reqd = K.desc().ReqdWorkGroupSize;
+  if (Reqd[0]) {
+    std::copy(Reqd, Reqd + 3, Local);
+    return;
+  }
+  // A kernel that allows a smaller last group need not be cut into
+  // divisors of the global size (a prime size would give groups of one):
+  // the driver chooses for the size rounded up to a multiple of 64.
+  bool NonUniform =
+      Desc.NonUniformWorkGroupSupport && !K.desc().UniformWorkGroupSize;
+  size_t Padded[3] = {Global[0], Global[1], Global[2]};
+  if (NonUniform && Global[0] <= SIZE_MAX - 63)
+    Padded[0] = (Global[0] + 63) / 64 * 64;
+  D.driver().chooseLocalSize(WorkDim, Padded, Local);
+  for (cl_uint I = 0; I < 3; ++I)
+    Local[I] = std::max<size_t>(1, std::min(Local[I], Global[I]));
+  // The driver knows the device, not the kernel: shrink its choice to
+  // the kernel's limit, keeping every dimension a divisor of the global
+  // size unless the kernel allows a remainder group.
+  size_t Limit = kernelWorkGroupSize(K.desc(), Desc);
+  for (cl_uint I = WorkDim; I-- > 0;)
+    while (Local[0] * Local[1] * Local[2] > Limit && Local[I] > 1) {
+      size_t Smaller = Local[I] - 1;
+      while (!NonUniform && Smaller > 1 && Global[I] % Smaller)
+        --Smaller;
+      Local[I] = Smaller;
+    }
 }
 
 /// Everything clEnqueueNDRangeKernel checks about the NDRange, in the
@@ -234,28 +278,7 @@ cl_int validateNDRange(const Device &D, const Kernel &K, cl_uint WorkDim,
     return WEFT_ERROR(CL_INVALID_WORK_GROUP_SIZE,
                       "NULL local size for a kernel with reqd_work_group_size");
   } else {
-    // A kernel that allows a smaller last group need not be cut into
-    // divisors of the global size (a prime size would give groups of one):
-    // the driver chooses for the size rounded up to a multiple of 64.
-    bool NonUniform =
-        Desc.NonUniformWorkGroupSupport && !K.desc().UniformWorkGroupSize;
-    size_t Padded[3] = {Global[0], Global[1], Global[2]};
-    if (NonUniform && Global[0] <= SIZE_MAX - 63)
-      Padded[0] = (Global[0] + 63) / 64 * 64;
-    D.driver().chooseLocalSize(WorkDim, Padded, Local);
-    for (cl_uint I = 0; I < 3; ++I)
-      Local[I] = std::max<size_t>(1, std::min(Local[I], Global[I]));
-    // The driver knows the device, not the kernel: shrink its choice to
-    // the kernel's limit, keeping every dimension a divisor of the global
-    // size unless the kernel allows a remainder group.
-    size_t Limit = kernelWorkGroupSize(K.desc(), Desc);
-    for (cl_uint I = WorkDim; I-- > 0;)
-      while (Local[0] * Local[1] * Local[2] > Limit && Local[I] > 1) {
-        size_t Smaller = Local[I] - 1;
-        while (!NonUniform && Smaller > 1 && Global[I] % Smaller)
-          --Smaller;
-        Local[I] = Smaller;
-      }
+    suggestLocalSize(D, K, WorkDim, Global, Local);
   }
   size_t Product = 1;
   for (cl_uint I = 0; I < 3; ++I) {
@@ -609,6 +632,50 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
   return enqueueKernel(Q, KernelId, WorkDim, GlobalOffset, GlobalSize,
                        LocalSize, NumEvents, WaitList, EventRet,
                        CL_COMMAND_NDRANGE_KERNEL);
+}
+
+// cl_khr_suggested_local_work_size: the local size clEnqueueNDRangeKernel
+// would choose for a NULL local_work_size, with the errors of the
+// extension's specification in its order.
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSuggestedLocalWorkSizeKHR(
+    cl_command_queue Q, cl_kernel KernelId, cl_uint WorkDim,
+    const size_t *GlobalOffset, const size_t *GlobalSize,
+    size_t *SuggestedLocalSize) {
+  CommandQueue *Queue = castQueue(Q);
+  if (!Queue)
+    return WEFT_ERROR(CL_INVALID_COMMAND_QUEUE, "bad queue");
+  Kernel *K = castKernel(KernelId);
+  if (!K)
+    return WEFT_ERROR(CL_INVALID_KERNEL, "bad kernel");
+  if (&K->program().context() != &Queue->context())
+    return WEFT_ERROR(CL_INVALID_CONTEXT, "kernel and queue contexts differ");
+  Device &D = Queue->device();
+  if (!K->program().buildFor(D))
+    return WEFT_ERROR(CL_INVALID_PROGRAM_EXECUTABLE,
+                      "program not built for the queue's device");
+  if (!K->argsSet())
+    return WEFT_ERROR(CL_INVALID_KERNEL_ARGS, "an argument is not set");
+  if (WorkDim < 1 || WorkDim > 3)
+    return WEFT_ERROR(CL_INVALID_WORK_DIMENSION, "work_dim must be 1 to 3");
+  if (!GlobalSize)
+    return WEFT_ERROR(CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
+  size_t Global[3] = {1, 1, 1};
+  for (cl_uint I = 0; I < WorkDim; ++I) {
+    if (GlobalSize[I] == 0)
+      return WEFT_ERROR(CL_INVALID_GLOBAL_WORK_SIZE,
+                        "a global work size of 0");
+    Global[I] = GlobalSize[I];
+  }
+  for (cl_uint I = 0; GlobalOffset && I < WorkDim; ++I)
+    if (GlobalOffset[I] + Global[I] < GlobalOffset[I])
+      return WEFT_ERROR(CL_INVALID_GLOBAL_OFFSET,
+                        "global offset + size overflows size_t");
+  if (!SuggestedLocalSize)
+    return WEFT_ERROR(CL_INVALID_VALUE, "suggested_local_work_size is NULL");
+  size_t Local[3];
+  suggestLocalSize(D, *K, WorkDim, Global, Local);
+  std::copy(Local, Local + WorkDim, SuggestedLocalSize);
+  return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue Q,

@@ -37,6 +37,8 @@ public:
   /// A consistent copy of the arguments, each memory object retained;
   /// fails if one is unset or its memory object is gone.
   cl_int snapshotArgs(std::vector<ArgValue> &Out) const;
+  /// Whether every argument has been given a value.
+  bool argsSet() const;
   /// Bytes of local memory the kernel needs with its current arguments.
   size_t localMemSize() const;
 

@@ -2,6 +2,8 @@
 
 #include "TestCommon.h"
 
+#include <CL/cl_ext.h>
+
 #include <algorithm>
 #include <chrono>
 #include <random>
@@ -224,6 +226,173 @@ TEST_P(Kernels, RequiredWorkGroupSize) {
                                    Result, 0, nullptr, nullptr));
   for (cl_int R : Result)
     EXPECT_EQ(R, 42);
+}
+
+// cl_khr_suggested_local_work_size's entry point on the platform under
+// test, or null (with a test failure) when the device does not offer it.
+static clGetKernelSuggestedLocalWorkSizeKHR_fn
+suggestedLocalWorkSizeFunction(cl_device_id Device) {
+  std::set<std::string> Extensions =
+      splitWords(deviceString(Device, CL_DEVICE_EXTENSIONS));
+  EXPECT_TRUE(Extensions.count("cl_khr_suggested_local_work_size"));
+  auto *Fn = reinterpret_cast<clGetKernelSuggestedLocalWorkSizeKHR_fn>(
+      clGetExtensionFunctionAddressForPlatform(
+          platformUnderTest(), "clGetKernelSuggestedLocalWorkSizeKHR"));
+  EXPECT_NE(Fn, nullptr);
+  return Fn;
+}
+
+TEST_P(Kernels, SuggestedLocalWorkSizeMatchesANullLocalSize) {
+  auto *Suggest = suggestedLocalWorkSizeFunction(Device);
+  ASSERT_NE(Suggest, nullptr);
+  // Work-item (0,0,0) of each launch records the local size it ran with.
+  const char *Source =
+      "kernel void sizes(global uint *Out) {\n"
+      "  if (get_global_id(0) == get_global_offset(0) &&\n"
+      "      get_global_id(1) == get_global_offset(1) &&\n"
+      "      get_global_id(2) == get_global_offset(2))\n"
+      "    for (uint D = 0; D < 3; ++D)\n"
+      "      Out[D] = (uint)get_local_size(D);\n"
+      "}\n";
+  KernelRef Sizes(makeKernel(Source, "sizes", "-cl-std=CL3.0"));
+  ASSERT_NE(Sizes.get(), nullptr);
+  MemRef SizesOut(makeBuffer(CL_MEM_READ_WRITE, 3 * sizeof(cl_uint)));
+  cl_mem SizesMem = SizesOut;
+  ASSERT_CL_OK(clSetKernelArg(Sizes, 0, sizeof(cl_mem), &SizesMem));
+  size_t KernelLimit =
+      kernelWorkGroupInfo<size_t>(Sizes, Device, CL_KERNEL_WORK_GROUP_SIZE);
+  size_t Items[3] = {};
+  ASSERT_CL_OK(clGetDeviceInfo(Device, CL_DEVICE_MAX_WORK_ITEM_SIZES,
+                               sizeof(Items), Items, nullptr));
+  struct Case {
+    cl_uint Dims;
+    size_t Global[3];
+    size_t Offset[3];
+  };
+  const Case Cases[] = {{1, {1024, 1, 1}, {0, 0, 0}},
+                        {1, {1000, 1, 1}, {5, 0, 0}},
+                        {1, {97, 1, 1}, {0, 0, 0}},
+                        {1, {1, 1, 1}, {0, 0, 0}},
+                        {2, {64, 48, 1}, {0, 0, 0}},
+                        {2, {100000, 3, 1}, {1, 2, 0}},
+                        {3, {8, 8, 8}, {0, 0, 0}},
+                        {3, {30, 7, 5}, {3, 3, 3}}};
+  for (const Case &C : Cases) {
+    SCOPED_TRACE(::testing::Message() << C.Dims << "-D " << C.Global[0]
+                                      << "x" << C.Global[1] << "x"
+                                      << C.Global[2]);
+    size_t Suggested[3] = {0, 0, 0};
+    ASSERT_CL_OK(Suggest(Queue, Sizes, C.Dims, C.Offset, C.Global, Suggested));
+    size_t Product = 1;
+    for (cl_uint D = 0; D < C.Dims; ++D) {
+      EXPECT_GE(Suggested[D], 1u);
+      EXPECT_LE(Suggested[D], C.Global[D]);
+      EXPECT_LE(Suggested[D], Items[D]);
+      Product *= Suggested[D];
+    }
+    EXPECT_LE(Product, KernelLimit);
+    cl_uint Ran[3] = {0, 0, 0};
+    ASSERT_CL_OK(clEnqueueWriteBuffer(Queue, SizesOut, CL_TRUE, 0,
+                                      sizeof(Ran), Ran, 0, nullptr, nullptr));
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, Sizes, C.Dims, C.Offset,
+                                        C.Global, nullptr, 0, nullptr,
+                                        nullptr));
+    ASSERT_CL_OK(clEnqueueReadBuffer(Queue, SizesOut, CL_TRUE, 0, sizeof(Ran),
+                                     Ran, 0, nullptr, nullptr));
+    for (cl_uint D = 0; D < 3; ++D)
+      EXPECT_EQ(Ran[D], D < C.Dims ? Suggested[D] : 1u) << "dimension " << D;
+    // The suggestion is itself a valid local size.
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, Sizes, C.Dims, C.Offset,
+                                        C.Global, Suggested, 0, nullptr,
+                                        nullptr));
+  }
+  ASSERT_CL_OK(clFinish(Queue));
+}
+
+TEST_P(Kernels, SuggestedLocalWorkSizeFollowsTheKernel) {
+  auto *Suggest = suggestedLocalWorkSizeFunction(Device);
+  ASSERT_NE(Suggest, nullptr);
+  // reqd_work_group_size is the only local size the kernel takes.
+  cl_int Err = CL_SUCCESS;
+  KernelRef Fixed(clCreateKernel(Program, "fixed", &Err));
+  ASSERT_CL_OK(Err);
+  cl_mem OutMem = Out;
+  ASSERT_CL_OK(clSetKernelArg(Fixed, 0, sizeof(cl_mem), &OutMem));
+  size_t Global[2] = {8, 4}, Suggested[2] = {0, 0};
+  ASSERT_CL_OK(Suggest(Queue, Fixed, 2, nullptr, Global, Suggested));
+  EXPECT_EQ(Suggested[0], 4u);
+  EXPECT_EQ(Suggested[1], 2u);
+
+  // 256 KiB live across a barrier per work-item: the kernel's limit is far
+  // below the device's, and the suggestion stays within it.
+  const char *Source =
+      "kernel void big(global float *Out) {\n"
+      "  float P[65536];\n"
+      "  size_t L = get_local_id(0);\n"
+      "  for (int I = 0; I < 65536; ++I)\n"
+      "    P[I] = (float)(I + L);\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  Out[get_global_id(0)] = P[(L * 31) % 65536];\n"
+      "}\n";
+  KernelRef Big(makeKernel(Source, "big"));
+  ASSERT_NE(Big.get(), nullptr);
+  ASSERT_CL_OK(clSetKernelArg(Big, 0, sizeof(cl_mem), &OutMem));
+  size_t Limit =
+      kernelWorkGroupInfo<size_t>(Big, Device, CL_KERNEL_WORK_GROUP_SIZE);
+  size_t BigGlobal = 1 << 16, BigSuggested = 0;
+  ASSERT_CL_OK(Suggest(Queue, Big, 1, nullptr, &BigGlobal, &BigSuggested));
+  EXPECT_GE(BigSuggested, 1u);
+  EXPECT_LE(BigSuggested, Limit);
+  EXPECT_EQ(BigGlobal % BigSuggested, 0u) << "OpenCL C 1.2: uniform groups";
+}
+
+TEST_P(Kernels, SuggestedLocalWorkSizeErrors) {
+  auto *Suggest = suggestedLocalWorkSizeFunction(Device);
+  ASSERT_NE(Suggest, nullptr);
+  size_t Global[3] = {64, 4, 2}, Suggested[3] = {0, 0, 0};
+  // In the order of the extension's specification. The arguments of K are
+  // not set yet.
+  EXPECT_CL(CL_INVALID_COMMAND_QUEUE,
+            Suggest(nullptr, K, 1, nullptr, Global, Suggested));
+  EXPECT_CL(CL_INVALID_KERNEL,
+            Suggest(Queue, nullptr, 1, nullptr, Global, Suggested));
+  {
+    cl_int Err = CL_SUCCESS;
+    ContextRef Other(
+        clCreateContext(nullptr, 1, &Device, nullptr, nullptr, &Err));
+    ASSERT_CL_OK(Err);
+    QueueRef OtherQueue(
+        clCreateCommandQueueWithProperties(Other, Device, nullptr, &Err));
+    ASSERT_CL_OK(Err);
+    EXPECT_CL(CL_INVALID_CONTEXT,
+              Suggest(OtherQueue, K, 1, nullptr, Global, Suggested));
+  }
+  EXPECT_CL(CL_INVALID_KERNEL_ARGS,
+            Suggest(Queue, K, 1, nullptr, Global, Suggested));
+  cl_int Value = 1;
+  cl_float4 V = {{0, 0, 0, 0}};
+  cl_mem OutMem = Out;
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &OutMem));
+  ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(Value), &Value));
+  ASSERT_CL_OK(clSetKernelArg(K, 2, 64 * sizeof(cl_int), nullptr));
+  ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(V), &V));
+  EXPECT_CL(CL_INVALID_WORK_DIMENSION,
+            Suggest(Queue, K, 0, nullptr, Global, Suggested));
+  EXPECT_CL(CL_INVALID_WORK_DIMENSION,
+            Suggest(Queue, K, 4, nullptr, Global, Suggested));
+  EXPECT_CL(CL_INVALID_GLOBAL_WORK_SIZE,
+            Suggest(Queue, K, 1, nullptr, nullptr, Suggested));
+  size_t Empty[3] = {64, 0, 2};
+  EXPECT_CL(CL_INVALID_GLOBAL_WORK_SIZE,
+            Suggest(Queue, K, 2, nullptr, Empty, Suggested));
+  // Dimensions past work_dim are not read.
+  EXPECT_CL_OK(Suggest(Queue, K, 1, nullptr, Empty, Suggested));
+  size_t Offset[3] = {0, SIZE_MAX - 1, 0};
+  EXPECT_CL(CL_INVALID_GLOBAL_OFFSET,
+            Suggest(Queue, K, 2, Offset, Global, Suggested));
+  EXPECT_CL(CL_INVALID_VALUE, Suggest(Queue, K, 1, nullptr, Global, nullptr));
+  size_t NoOffset[3] = {0, 0, 0};
+  EXPECT_CL_OK(Suggest(Queue, K, 3, NoOffset, Global, Suggested));
 }
 
 TEST_P(Kernels, RetainRelease) {
