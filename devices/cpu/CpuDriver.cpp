@@ -7,6 +7,7 @@
 #include <CL/cl_ext.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 
 namespace weft {
@@ -16,6 +17,20 @@ static cl_name_version named(const char *Name, unsigned Major, unsigned Minor) {
   Entry.version = CL_MAKE_VERSION(Major, Minor, 0);
   snprintf(Entry.name, sizeof(Entry.name), "%s", Name);
   return Entry;
+}
+
+/// A name-based UUID (RFC 9562 version 8, custom): two 64-bit FNV-1a
+/// hashes of Name with different offset bases, so the same name gives the
+/// same UUID in every process.
+static void nameUuid(const std::string &Name, cl_uchar Uuid[16]) {
+  uint64_t Halves[2] = {0xcbf29ce484222325ull, 0x6c62272e07bb0142ull};
+  for (uint64_t &H : Halves)
+    for (unsigned char C : Name)
+      H = (H ^ C) * 0x100000001b3ull;
+  for (unsigned I = 0; I < 16; ++I)
+    Uuid[I] = static_cast<cl_uchar>(Halves[I / 8] >> (8 * (I % 8)));
+  Uuid[6] = (Uuid[6] & 0x0f) | 0x80; // version 8
+  Uuid[8] = (Uuid[8] & 0x3f) | 0x80; // the RFC's variant
 }
 
 static bool hasFeature(const std::string &Features, const char *Name) {
@@ -159,6 +174,13 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
   // local size would get.
   Desc.Extensions.push_back(
       named("cl_khr_suggested_local_work_size", 1, 0));
+  // The device is the driver on this kind of CPU (its sub-devices are parts
+  // of the same device); the driver is this build of Weft.
+  nameUuid(std::string("weft device\n") + DriverName + "\n" + Host.CpuVendor +
+               "\n" + Host.CpuModel,
+           Desc.DeviceUuid);
+  nameUuid("weft driver\n" + compilerIdentity(), Desc.DriverUuid);
+  Desc.Extensions.push_back(named("cl_khr_device_uuid", 1, 0));
 }
 
 std::vector<std::vector<unsigned>>

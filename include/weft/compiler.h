@@ -166,6 +166,11 @@ using SpecializationConstants = std::map<uint32_t, std::string>;
 /// found ($WEFT_LLVM_SPIRV, else llvm-spirv-15 on PATH).
 bool spirvTranslatorAvailable();
 
+/// The GNU build ID of the object that holds the compiler (libweft.so, or a
+/// test binary), or the version and build time without one: the same for
+/// every run of one build, different for another build.
+std::string compilerIdentity();
+
 /// The SPIR-V versions the translator reads (1.0 to 1.4), as
 /// CL_DEVICE_IL_VERSION lists them.
 inline constexpr unsigned SpirvMaxMinorVersion = 4;

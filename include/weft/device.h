@@ -103,6 +103,11 @@ struct DeviceDescription {
   cl_uint MaxReadImageArgs = 0, MaxWriteImageArgs = 0;
   cl_uint MaxReadWriteImageArgs = 0, MaxSamplers = 0;
   cl_uint ImagePitchAlignment = 0, ImageBaseAddressAlignment = 0;
+  /// cl_khr_device_uuid: the device's and the driver build's UUIDs (all
+  /// zeros without the extension). No LUID: CL_DEVICE_LUID_VALID_KHR is
+  /// false.
+  cl_uchar DeviceUuid[16] = {};
+  cl_uchar DriverUuid[16] = {};
   /// What the compiler builds for.
   TargetDesc Target;
 };

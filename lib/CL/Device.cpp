@@ -281,6 +281,20 @@ cl_int DeviceInfoQuery::answer(cl_device_info Param) {
     return value<cl_device_atomic_capabilities>(Desc.AtomicMemoryCapabilities);
   case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
     return value<cl_device_atomic_capabilities>(Desc.AtomicFenceCapabilities);
+  // cl_khr_device_uuid. No LUID (a Windows notion): the LUID and node
+  // mask are then undefined; zeros.
+  case CL_DEVICE_UUID_KHR:
+    return returnInfo(Desc.DeviceUuid, CL_UUID_SIZE_KHR, Size, Value, SizeRet);
+  case CL_DRIVER_UUID_KHR:
+    return returnInfo(Desc.DriverUuid, CL_UUID_SIZE_KHR, Size, Value, SizeRet);
+  case CL_DEVICE_LUID_VALID_KHR:
+    return boolean(false);
+  case CL_DEVICE_LUID_KHR: {
+    const cl_uchar Luid[CL_LUID_SIZE_KHR] = {};
+    return returnInfo(Luid, CL_LUID_SIZE_KHR, Size, Value, SizeRet);
+  }
+  case CL_DEVICE_NODE_MASK_KHR:
+    return uint(0);
   case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
     return sizeT(Desc.PreferredVectorWidth[4] ? Desc.PreferredVectorWidth[4]
                                               : 1);

@@ -60,52 +60,6 @@ struct EntryHeader {
   uint64_t PayloadChecksum;
 };
 
-/// The GNU build ID of the object that holds this code (libweft.so, or a
-/// test binary): any change to the compiler changes it, so entries made by
-/// another build of Weft are never used.
-std::string compilerIdentity() {
-  struct Search {
-    uintptr_t Address;
-    std::string Id;
-  } S{reinterpret_cast<uintptr_t>(&compilerIdentity), {}};
-  dl_iterate_phdr(
-      [](dl_phdr_info *Info, size_t, void *Data) -> int {
-        auto *S = static_cast<Search *>(Data);
-        bool Contains = false;
-        for (int I = 0; I < Info->dlpi_phnum; ++I) {
-          const ElfW(Phdr) &P = Info->dlpi_phdr[I];
-          uintptr_t Start = Info->dlpi_addr + P.p_vaddr;
-          if (P.p_type == PT_LOAD && S->Address >= Start &&
-              S->Address < Start + P.p_memsz)
-            Contains = true;
-        }
-        if (!Contains)
-          return 0;
-        for (int I = 0; I < Info->dlpi_phnum; ++I) {
-          const ElfW(Phdr) &P = Info->dlpi_phdr[I];
-          if (P.p_type != PT_NOTE)
-            continue;
-          auto *Note = reinterpret_cast<const char *>(Info->dlpi_addr +
-                                                      P.p_vaddr);
-          const char *End = Note + P.p_memsz;
-          while (Note + sizeof(ElfW(Nhdr)) <= End) {
-            auto *N = reinterpret_cast<const ElfW(Nhdr) *>(Note);
-            const char *Name = Note + sizeof(ElfW(Nhdr));
-            const char *Desc = Name + ((N->n_namesz + 3) & ~3u);
-            if (N->n_type == NT_GNU_BUILD_ID && N->n_namesz == 4 &&
-                memcmp(Name, "GNU", 4) == 0)
-              S->Id.assign(Desc, N->n_descsz);
-            Note = Desc + ((N->n_descsz + 3) & ~3u);
-          }
-        }
-        return 1;
-      },
-      &S);
-  if (S.Id.empty()) // no build ID: fall back to when this file was built
-    S.Id = std::string(WEFT_VERSION_STRING " " __DATE__ " " __TIME__);
-  return S.Id;
-}
-
 std::string hexOf(const KernelCache::Key &K) {
   static const char Digits[] = "0123456789abcdef";
   std::string Hex;
@@ -168,6 +122,51 @@ std::string defaultDirectory() {
 }
 
 } // namespace
+
+// The GNU build ID: any change to the compiler changes it, so cache entries
+// made by another build of Weft are never used.
+std::string compilerIdentity() {
+  struct Search {
+    uintptr_t Address;
+    std::string Id;
+  } S{reinterpret_cast<uintptr_t>(&compilerIdentity), {}};
+  dl_iterate_phdr(
+      [](dl_phdr_info *Info, size_t, void *Data) -> int {
+        auto *S = static_cast<Search *>(Data);
+        bool Contains = false;
+        for (int I = 0; I < Info->dlpi_phnum; ++I) {
+          const ElfW(Phdr) &P = Info->dlpi_phdr[I];
+          uintptr_t Start = Info->dlpi_addr + P.p_vaddr;
+          if (P.p_type == PT_LOAD && S->Address >= Start &&
+              S->Address < Start + P.p_memsz)
+            Contains = true;
+        }
+        if (!Contains)
+          return 0;
+        for (int I = 0; I < Info->dlpi_phnum; ++I) {
+          const ElfW(Phdr) &P = Info->dlpi_phdr[I];
+          if (P.p_type != PT_NOTE)
+            continue;
+          auto *Note = reinterpret_cast<const char *>(Info->dlpi_addr +
+                                                      P.p_vaddr);
+          const char *End = Note + P.p_memsz;
+          while (Note + sizeof(ElfW(Nhdr)) <= End) {
+            auto *N = reinterpret_cast<const ElfW(Nhdr) *>(Note);
+            const char *Name = Note + sizeof(ElfW(Nhdr));
+            const char *Desc = Name + ((N->n_namesz + 3) & ~3u);
+            if (N->n_type == NT_GNU_BUILD_ID && N->n_namesz == 4 &&
+                memcmp(Name, "GNU", 4) == 0)
+              S->Id.assign(Desc, N->n_descsz);
+            Note = Desc + ((N->n_descsz + 3) & ~3u);
+          }
+        }
+        return 1;
+      },
+      &S);
+  if (S.Id.empty()) // no build ID: fall back to when this file was built
+    S.Id = std::string(WEFT_VERSION_STRING " " __DATE__ " " __TIME__);
+  return S.Id;
+}
 
 KernelCache &KernelCache::get() {
   static KernelCache *Instance = [] {

@@ -8,8 +8,11 @@
 
 #include "TestCommon.h"
 
+#include <CL/cl_ext.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <unistd.h>
 
 using namespace weft_test;
 
@@ -216,6 +219,107 @@ TEST_P(DeviceQueries, SizeQueryProtocol) {
             clGetDeviceInfo(Device, 0x7fff, sizeof(Buffer), Buffer, nullptr));
 }
 
+/// CL_DEVICE_UUID_KHR, CL_DRIVER_UUID_KHR and the like: N bytes.
+std::vector<cl_uchar> deviceBytes(cl_device_id D, cl_device_info Param,
+                                  size_t N) {
+  size_t Size = 0;
+  EXPECT_CL_OK(clGetDeviceInfo(D, Param, 0, nullptr, &Size));
+  EXPECT_EQ(Size, N);
+  std::vector<cl_uchar> Bytes(N);
+  EXPECT_CL_OK(clGetDeviceInfo(D, Param, N, Bytes.data(), nullptr));
+  return Bytes;
+}
+
+std::string hexOf(const std::vector<cl_uchar> &Bytes) {
+  std::string Hex;
+  char Digits[3];
+  for (cl_uchar B : Bytes) {
+    snprintf(Digits, sizeof(Digits), "%02x", B);
+    Hex += Digits;
+  }
+  return Hex;
+}
+
+cl_version extensionVersion(cl_device_id D, const char *Name) {
+  for (const cl_name_version &NV :
+       nameVersions(D, CL_DEVICE_EXTENSIONS_WITH_VERSION))
+    if (nameOf(NV) == Name)
+      return NV.version;
+  return 0;
+}
+
+TEST_P(DeviceQueries, DeviceUuid) {
+  EXPECT_EQ(extensionVersion(Device, "cl_khr_device_uuid"),
+            CL_MAKE_VERSION(1, 0, 0));
+  std::vector<cl_uchar> DeviceUuid =
+      deviceBytes(Device, CL_DEVICE_UUID_KHR, CL_UUID_SIZE_KHR);
+  std::vector<cl_uchar> DriverUuid =
+      deviceBytes(Device, CL_DRIVER_UUID_KHR, CL_UUID_SIZE_KHR);
+  EXPECT_NE(DeviceUuid, std::vector<cl_uchar>(CL_UUID_SIZE_KHR, 0));
+  EXPECT_NE(DriverUuid, std::vector<cl_uchar>(CL_UUID_SIZE_KHR, 0));
+  EXPECT_NE(DeviceUuid, DriverUuid);
+  // No LUID on this platform: the LUID and node mask are then undefined,
+  // but the queries answer with their sizes.
+  EXPECT_EQ(deviceInfo<cl_bool>(Device, CL_DEVICE_LUID_VALID_KHR), CL_FALSE);
+  deviceBytes(Device, CL_DEVICE_LUID_KHR, CL_LUID_SIZE_KHR);
+  size_t Size = 0;
+  EXPECT_CL_OK(
+      clGetDeviceInfo(Device, CL_DEVICE_NODE_MASK_KHR, 0, nullptr, &Size));
+  EXPECT_EQ(Size, sizeof(cl_uint));
+  // A buffer one byte short is refused.
+  cl_uchar Short[CL_UUID_SIZE_KHR - 1];
+  EXPECT_CL(CL_INVALID_VALUE, clGetDeviceInfo(Device, CL_DEVICE_UUID_KHR,
+                                              sizeof(Short), Short, nullptr));
+}
+
+// The UUIDs identify the device and the driver build, not the process: this
+// test runs itself again in a child process, which prints them.
+TEST_P(DeviceQueries, UuidsAreTheSameInAnotherProcess) {
+  std::string DeviceHex =
+      hexOf(deviceBytes(Device, CL_DEVICE_UUID_KHR, CL_UUID_SIZE_KHR));
+  std::string DriverHex =
+      hexOf(deviceBytes(Device, CL_DRIVER_UUID_KHR, CL_UUID_SIZE_KHR));
+  if (getenv("WEFT_TEST_UUID_CHILD")) {
+    printf("uuids %s %s\n", DeviceHex.c_str(), DriverHex.c_str());
+    return;
+  }
+  const ::testing::TestInfo *Info =
+      ::testing::UnitTest::GetInstance()->current_test_info();
+  char Self[4096];
+  ssize_t Length = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
+  ASSERT_GT(Length, 0);
+  Self[Length] = 0;
+  std::string Command = std::string("WEFT_TEST_UUID_CHILD=1 '") + Self +
+                        "' '--gtest_filter=" + Info->test_suite_name() + "." +
+                        Info->name() + "'";
+  FILE *Child = popen(Command.c_str(), "r");
+  ASSERT_NE(Child, nullptr);
+  char Line[512];
+  std::string Printed;
+  while (fgets(Line, sizeof(Line), Child))
+    if (strncmp(Line, "uuids ", 6) == 0)
+      Printed = Line;
+  EXPECT_EQ(pclose(Child), 0);
+  EXPECT_EQ(Printed, "uuids " + DeviceHex + " " + DriverHex + "\n");
+}
+
 WEFT_INSTANTIATE_DEVICE_TEST(DeviceQueries);
+
+// Devices of different drivers (pthread, basic) are different devices of
+// one driver build.
+TEST(DeviceQueries, UuidsTellDevicesApart) {
+  std::vector<cl_device_id> Devices = allDevices();
+  if (Devices.size() < 2)
+    GTEST_SKIP() << "one device";
+  for (size_t I = 0; I < Devices.size(); ++I)
+    for (size_t J = I + 1; J < Devices.size(); ++J) {
+      SCOPED_TRACE(deviceString(Devices[I], CL_DEVICE_NAME) + " vs " +
+                   deviceString(Devices[J], CL_DEVICE_NAME));
+      EXPECT_NE(deviceBytes(Devices[I], CL_DEVICE_UUID_KHR, CL_UUID_SIZE_KHR),
+                deviceBytes(Devices[J], CL_DEVICE_UUID_KHR, CL_UUID_SIZE_KHR));
+      EXPECT_EQ(deviceBytes(Devices[I], CL_DRIVER_UUID_KHR, CL_UUID_SIZE_KHR),
+                deviceBytes(Devices[J], CL_DRIVER_UUID_KHR, CL_UUID_SIZE_KHR));
+    }
+}
 
 } // namespace
