@@ -257,15 +257,20 @@ cl_int DeviceInfoQuery::answer(cl_device_info Param) {
   case CL_DEVICE_MAX_PIPE_ARGS:
   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
   case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
-  case CL_DEVICE_MAX_NUM_SUB_GROUPS:
     return uint(0);
   case CL_DEVICE_PIPE_SUPPORT:
-  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
     return boolean(hasFeature(Desc, "__opencl_c_generic_address_space"));
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     return boolean(
         hasFeature(Desc, "__opencl_c_work_group_collective_functions"));
+  // One sub-group per work-group (lib/kernel/subgroups.cl). Independent
+  // forward progress, which cl_khr_subgroups requires, is between the
+  // sub-groups of one work-group: with one there, none can wait for another.
+  case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+    return uint(hasFeature(Desc, "__opencl_c_subgroups") ? 1 : 0);
+  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+    return boolean(hasFeature(Desc, "__opencl_c_subgroups"));
   case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
     return boolean(Desc.NonUniformWorkGroupSupport);
   case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:

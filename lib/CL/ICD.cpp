@@ -193,13 +193,13 @@ template <typename Fn, const char *Name> Fn unsupported() {
   WEFT_IMPLEMENTED(clCreateSamplerWithProperties) \
   WEFT_IMPLEMENTED(clSetKernelArgSVMPointer) \
   WEFT_IMPLEMENTED(clSetKernelExecInfo) \
-  WEFT_UNSUPPORTED(clGetKernelSubGroupInfoKHR) \
+  WEFT_CORE_ALIAS(clGetKernelSubGroupInfoKHR, clGetKernelSubGroupInfo) \
   WEFT_IMPLEMENTED(clCloneKernel) \
   WEFT_IMPLEMENTED(clCreateProgramWithIL) \
   WEFT_IMPLEMENTED(clEnqueueSVMMigrateMem) \
   WEFT_IMPLEMENTED(clGetDeviceAndHostTimer) \
   WEFT_IMPLEMENTED(clGetHostTimer) \
-  WEFT_UNSUPPORTED(clGetKernelSubGroupInfo) \
+  WEFT_IMPLEMENTED(clGetKernelSubGroupInfo) \
   WEFT_UNSUPPORTED(clSetDefaultDeviceCommandQueue) \
   WEFT_UNSUPPORTED(clSetProgramReleaseCallback) \
   WEFT_IMPLEMENTED(clSetProgramSpecializationConstant) \
@@ -210,18 +210,23 @@ template <typename Fn, const char *Name> Fn unsupported() {
 
 #define WEFT_UNSUPPORTED(F) constexpr char Name_##F[] = #F;
 #define WEFT_IMPLEMENTED(F)
+#define WEFT_CORE_ALIAS(F, Core)
 WEFT_DISPATCH_SLOTS
 #undef WEFT_UNSUPPORTED
 #undef WEFT_IMPLEMENTED
+#undef WEFT_CORE_ALIAS
 
 cl_icd_dispatch makeDispatchTable() {
   cl_icd_dispatch Table;
   memset(&Table, 0, sizeof(Table));
 #define WEFT_IMPLEMENTED(F) Table.F = &::F;
 #define WEFT_UNSUPPORTED(F) Table.F = unsupported<cl_api_##F, Name_##F>();
+  // An extension's entry point that became core: the core function.
+#define WEFT_CORE_ALIAS(F, Core) Table.F = &::Core;
   WEFT_DISPATCH_SLOTS
 #undef WEFT_UNSUPPORTED
 #undef WEFT_IMPLEMENTED
+#undef WEFT_CORE_ALIAS
   return Table;
 }
 
@@ -246,6 +251,9 @@ WEFT_EXPORT CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddress(const c
   // cl_khr_il_program's entry point: the core function under its name.
   if (strcmp(FuncName, "clCreateProgramWithILKHR") == 0)
     return reinterpret_cast<void *>(&clCreateProgramWithIL);
+  // cl_khr_subgroups's, likewise.
+  if (strcmp(FuncName, "clGetKernelSubGroupInfoKHR") == 0)
+    return reinterpret_cast<void *>(&clGetKernelSubGroupInfo);
   return nullptr;
 }
 

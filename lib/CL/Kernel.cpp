@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 namespace weft {
 
@@ -591,6 +592,91 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(
                       "only for custom devices and built-in kernels");
   default:
     return WEFT_ERROR(CL_INVALID_VALUE, "unknown cl_kernel_work_group_info");
+  }
+}
+
+// Every work-group is one sub-group (lib/kernel/subgroups.cl): a sub-group
+// is as large as the local size, and a work-group has exactly one.
+CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
+    cl_kernel KernelId, cl_device_id DeviceId,
+    cl_kernel_sub_group_info ParamName, size_t InputValueSize,
+    const void *InputValue, size_t ParamValueSize, void *ParamValue,
+    size_t *ParamValueSizeRet) {
+  Kernel *K = castKernel(KernelId);
+  if (!K)
+    return WEFT_ERROR(CL_INVALID_KERNEL, "bad kernel");
+  const std::vector<Device *> &Devices = K->program().context().devices();
+  Device *D = DeviceId ? castDevice(DeviceId) : nullptr;
+  if (!DeviceId && Devices.size() == 1)
+    D = Devices.front();
+  if (!D || !K->program().context().hasDevice(D))
+    return WEFT_ERROR(CL_INVALID_DEVICE,
+                      "device not in the kernel's context, or NULL with "
+                      "several devices");
+  const DeviceDescription &Desc = D->description();
+  bool SubGroups = false;
+  for (const cl_name_version &F : Desc.OpenCLCFeatures)
+    SubGroups |= strcmp(F.name, "__opencl_c_subgroups") == 0;
+  if (!SubGroups)
+    return WEFT_ERROR(CL_INVALID_OPERATION, "device without sub-groups");
+  auto Ret = [&](size_t V) {
+    return returnValue(V, ParamValueSize, ParamValue, ParamValueSizeRet);
+  };
+  switch (ParamName) {
+  case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+  case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
+    // The input is a local size of 1 to 3 dimensions.
+    if (!InputValue || InputValueSize % sizeof(size_t) ||
+        InputValueSize < sizeof(size_t) || InputValueSize > 3 * sizeof(size_t))
+      return WEFT_ERROR(CL_INVALID_VALUE,
+                        "input_value must be a local size of 1 to 3 size_t");
+    size_t Local[3] = {1, 1, 1};
+    memcpy(Local, InputValue, InputValueSize);
+    if (ParamName == CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE)
+      return Ret(1);
+    return Ret(Local[0] * Local[1] * Local[2]);
+  }
+  case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+    if (!InputValue || InputValueSize != sizeof(size_t))
+      return WEFT_ERROR(CL_INVALID_VALUE,
+                        "input_value must be one size_t, a sub-group count");
+    size_t Count;
+    memcpy(&Count, InputValue, sizeof(Count));
+    // The answer has as many dimensions as param_value has room for.
+    size_t Dims = std::min<size_t>(ParamValueSize / sizeof(size_t), 3);
+    if (!ParamValue && Dims == 0)
+      Dims = 3;
+    if (ParamValue && (Dims == 0 || ParamValueSize % sizeof(size_t)))
+      return WEFT_ERROR(CL_INVALID_VALUE,
+                        "param_value must hold 1 to 3 size_t");
+    // One sub-group: any local size the kernel accepts, here the largest
+    // in x (or the required one); any other count: none, zeros.
+    size_t Local[3] = {0, 0, 0};
+    if (Count == 1) {
+      const size_t *Reqd = K->desc().ReqdWorkGroupSize;
+      if (Reqd[0]) {
+        for (size_t I = 0; I < 3; ++I)
+          Local[I] = I < Dims ? Reqd[I] : 1;
+        if (Dims < 3 && Reqd[2] != 1)
+          Local[0] = Local[1] = 0;
+        if (Dims < 2 && Reqd[1] != 1)
+          Local[0] = 0;
+      } else {
+        Local[0] = std::min(kernelWorkGroupSize(K->desc(), Desc),
+                            Desc.MaxWorkItemSizes[0]);
+        Local[1] = Local[2] = 1;
+      }
+    }
+    return returnInfo(Local, Dims * sizeof(size_t), ParamValueSize,
+                      ParamValue, ParamValueSizeRet);
+  }
+  case CL_KERNEL_MAX_NUM_SUB_GROUPS:
+    return Ret(1);
+  case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
+    // OpenCL C has no attribute that fixes the count.
+    return Ret(0);
+  default:
+    return WEFT_ERROR(CL_INVALID_VALUE, "unknown cl_kernel_sub_group_info");
   }
 }
 

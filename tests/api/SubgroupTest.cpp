@@ -1,0 +1,680 @@
+//===- tests/api/SubgroupTest.cpp - sub-groups (cl_khr_subgroups) ---------===//
+//
+// OpenCL C 3.0's sub-group functions (__opencl_c_subgroups, and the
+// cl_khr_subgroups extension) and clGetKernelSubGroupInfo. Weft makes
+// every work-group one sub-group, so the checks here hold that device to
+// it: a sub-group as large as the group's real size, the local linear id
+// as sub-group local id, one sub-group per group. The sub-group
+// collectives are compared with references computed here group by group,
+// for every type, at 1D, 2D and 3D local sizes, uniform and non-uniform;
+// the values make every sum exact, so the order of the additions cannot
+// change it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestCommon.h"
+
+#include <CL/cl_ext.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <limits>
+
+using namespace weft_test;
+
+namespace {
+
+const char *WorkItemSource = R"CLC(
+size_t linear_global_id(void) {
+  return (get_global_id(2) * get_global_size(1) + get_global_id(1)) *
+             get_global_size(0) + get_global_id(0);
+}
+
+kernel void work_item(global uint *Out) {
+  global uint *O = Out + 6 * linear_global_id();
+  O[0] = get_sub_group_size();
+  O[1] = get_max_sub_group_size();
+  O[2] = get_num_sub_groups();
+  O[3] = get_enqueued_num_sub_groups();
+  O[4] = get_sub_group_id();
+  O[5] = get_sub_group_local_id();
+}
+
+// The sub-group reversed through local memory, with each barrier overload.
+kernel void reverse(global const int *In, global int *Out, local int *Tmp) {
+  size_t G = (get_global_id(1) * get_global_size(0)) + get_global_id(0);
+  uint L = get_sub_group_local_id(), N = get_sub_group_size();
+  Tmp[L] = In[G];
+  sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+  int V = Tmp[N - 1 - L];
+  sub_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_sub_group);
+  Tmp[L] = V * 3;
+  sub_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_work_group);
+  Out[G] = Tmp[(L + 1) % N];
+}
+)CLC";
+
+const char *CollectiveSource = R"CLC(
+#ifdef HALF
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#endif
+#ifdef DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+size_t linear_global_id(void) {
+  return (get_global_id(2) * get_global_size(1) + get_global_id(1)) *
+             get_global_size(0) + get_global_id(0);
+}
+
+size_t linear_group_id(void) {
+  return (get_group_id(2) * get_num_groups(1) + get_group_id(1)) *
+             get_num_groups(0) + get_group_id(0);
+}
+
+// Out: 10 results per work-item; Pred: all and any. The broadcast source
+// moves with the group, wrapped into the sub-group's size.
+kernel void collectives(global const T *In, global T *Out, global int *Pred,
+                        uint Source) {
+  size_t G = linear_global_id();
+  T X = In[G];
+  global T *O = Out + 10 * G;
+  O[0] = sub_group_reduce_add(X);
+  O[1] = sub_group_reduce_min(X);
+  O[2] = sub_group_reduce_max(X);
+  O[3] = sub_group_scan_exclusive_add(X);
+  O[4] = sub_group_scan_exclusive_min(X);
+  O[5] = sub_group_scan_exclusive_max(X);
+  O[6] = sub_group_scan_inclusive_add(X);
+  O[7] = sub_group_scan_inclusive_min(X);
+  O[8] = sub_group_scan_inclusive_max(X);
+  O[9] = sub_group_broadcast(
+      X, (uint)((Source + 5 * linear_group_id()) % get_sub_group_size()));
+  Pred[2 * G] = sub_group_all(X > (T)0);
+  Pred[2 * G + 1] = sub_group_any(X > (T)0);
+}
+)CLC";
+
+uint16_t halfBits(float F) {
+  uint16_t Sign = std::signbit(F) ? 0x8000 : 0;
+  F = std::fabs(F);
+  if (F == 0)
+    return Sign;
+  if (std::isinf(F))
+    return Sign | 0x7c00;
+  int Exp = 0;
+  float M = std::frexp(F, &Exp);
+  uint16_t Mant = uint16_t(std::lround(M * 2048)) & 0x3ff;
+  return Sign | uint16_t((Exp - 1 + 15) << 10) | Mant;
+}
+
+float halfValue(uint16_t H) {
+  float Sign = (H & 0x8000) ? -1.f : 1.f;
+  unsigned Exp = (H >> 10) & 0x1f, Mant = H & 0x3ff;
+  if (Exp == 0x1f)
+    return Mant ? NAN : Sign * INFINITY;
+  if (Exp == 0)
+    return Sign * std::ldexp(float(Mant), -24);
+  return Sign * std::ldexp(float(Mant | 0x400), int(Exp) - 25);
+}
+
+template <typename DevT, typename HostT> struct TypeInfo {
+  using Dev = DevT;
+  using Host = HostT;
+  const char *Name;
+  const char *Options;
+  std::function<Host(uint32_t Random)> Value;
+  std::function<Dev(Host)> ToDev;
+  std::function<Host(Dev)> ToHost;
+};
+
+template <typename T> T same(T V) { return V; }
+
+/// An NDRange: dimensions, global and local size (1 beyond Dims).
+struct Shape {
+  cl_uint Dims;
+  size_t Global[3], Local[3];
+};
+
+/// The global linear ids of each group's work-items in local linear id
+/// order, groups in linear group id order.
+std::vector<std::vector<size_t>> groupsOf(const Shape &S) {
+  size_t Groups[3];
+  for (int D = 0; D < 3; ++D)
+    Groups[D] = (S.Global[D] + S.Local[D] - 1) / S.Local[D];
+  std::vector<std::vector<size_t>> Result;
+  for (size_t Gz = 0; Gz < Groups[2]; ++Gz)
+    for (size_t Gy = 0; Gy < Groups[1]; ++Gy)
+      for (size_t Gx = 0; Gx < Groups[0]; ++Gx) {
+        size_t G[3] = {Gx, Gy, Gz}, Size[3];
+        for (int D = 0; D < 3; ++D)
+          Size[D] = std::min(S.Local[D], S.Global[D] - G[D] * S.Local[D]);
+        std::vector<size_t> Items;
+        for (size_t Z = 0; Z < Size[2]; ++Z)
+          for (size_t Y = 0; Y < Size[1]; ++Y)
+            for (size_t X = 0; X < Size[0]; ++X) {
+              size_t Id[3] = {Gx * S.Local[0] + X, Gy * S.Local[1] + Y,
+                              Gz * S.Local[2] + Z};
+              Items.push_back((Id[2] * S.Global[1] + Id[1]) * S.Global[0] +
+                              Id[0]);
+            }
+        Result.push_back(Items);
+      }
+  return Result;
+}
+
+/// 1D, 2D and 3D shapes, uniform and not, the 1D ones up to Max.
+std::vector<Shape> shapes(size_t Max) {
+  std::vector<Shape> Result;
+  for (size_t L : {size_t(1), size_t(7), size_t(64), Max}) {
+    L = std::min(L, Max);
+    Result.push_back(Shape{1, {3 * L, 1, 1}, {L, 1, 1}});
+  }
+  Result.push_back(Shape{1, {std::min<size_t>(Max, 256) * 3 + 5, 1, 1},
+                         {std::min<size_t>(Max, 256), 1, 1}});
+  Result.push_back(Shape{2, {16, 12, 1}, {8, 4, 1}});
+  Result.push_back(Shape{2, {19, 6, 1}, {8, 4, 1}});
+  Result.push_back(Shape{3, {8, 4, 6}, {4, 2, 3}});
+  Result.push_back(Shape{3, {9, 3, 7}, {4, 2, 3}});
+  return Result;
+}
+
+std::ostream &operator<<(std::ostream &OS, const Shape &S) {
+  return OS << S.Dims << "D global " << S.Global[0] << "x" << S.Global[1]
+            << "x" << S.Global[2] << " local " << S.Local[0] << "x"
+            << S.Local[1] << "x" << S.Local[2];
+}
+
+class Subgroups : public DeviceTest {
+protected:
+  void SetUp() override {
+    DeviceTest::SetUp();
+    if (HasFailure())
+      return;
+    if (deviceInfo<cl_uint>(Device, CL_DEVICE_MAX_NUM_SUB_GROUPS) == 0) {
+      EXPECT_FALSE(testingWeft()) << "Weft devices support sub-groups";
+      GTEST_SKIP() << "device without sub-groups";
+    }
+  }
+
+  bool hasExtension(const char *Name) {
+    return splitWords(deviceString(Device, CL_DEVICE_EXTENSIONS)).count(Name);
+  }
+
+  size_t largestGroup(cl_kernel K) {
+    return std::min(
+        deviceInfo<size_t>(Device, CL_DEVICE_MAX_WORK_GROUP_SIZE),
+        kernelWorkGroupInfo<size_t>(K, Device, CL_KERNEL_WORK_GROUP_SIZE));
+  }
+
+  void enqueue(cl_kernel K, const Shape &S) {
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, S.Dims, nullptr, S.Global,
+                                        S.Local, 0, nullptr, nullptr));
+  }
+
+  /// Runs the collectives kernel of type Ty over S and checks every
+  /// result of every work-item.
+  template <typename Info>
+  void check(const Info &Ty, cl_kernel K, const Shape &S, cl_uint Source,
+             uint32_t Seed) {
+    using Dev = typename Info::Dev;
+    using Host = typename Info::Host;
+    SCOPED_TRACE(testing::Message() << Ty.Name << " " << S << " source "
+                                    << Source);
+    size_t Total = S.Global[0] * S.Global[1] * S.Global[2];
+    std::vector<uint32_t> Random = pseudoRandomWords(Total, Seed);
+    std::vector<Host> In(Total);
+    std::vector<Dev> InDev(Total);
+    for (size_t I = 0; I < Total; ++I) {
+      In[I] = Ty.Value(Random[I]);
+      InDev[I] = Ty.ToDev(In[I]);
+    }
+    MemRef InBuf(makeBufferFrom(InDev, CL_MEM_READ_ONLY));
+    std::vector<Dev> Out(10 * Total);
+    std::vector<cl_int> Pred(2 * Total, -7);
+    MemRef OutBuf(makeBufferFrom(Out));
+    MemRef PredBuf(makeBufferFrom(Pred));
+    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &InBuf));
+    ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &OutBuf));
+    ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_mem), &PredBuf));
+    ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(cl_uint), &Source));
+    ASSERT_NO_FATAL_FAILURE(enqueue(K, S));
+    ASSERT_CL_OK(readInto(OutBuf, Out));
+    ASSERT_CL_OK(readInto(PredBuf, Pred));
+
+    const Host Largest = std::numeric_limits<Host>::has_infinity
+                             ? std::numeric_limits<Host>::infinity()
+                             : std::numeric_limits<Host>::max();
+    const Host Smallest = std::numeric_limits<Host>::has_infinity
+                              ? -std::numeric_limits<Host>::infinity()
+                              : std::numeric_limits<Host>::lowest();
+    std::vector<std::vector<size_t>> Members = groupsOf(S);
+    for (size_t Group = 0; Group < Members.size(); ++Group) {
+      const std::vector<size_t> &Items = Members[Group];
+      size_t From = (Source + 5 * Group) % Items.size();
+      Host Sum = 0, Min = Largest, Max = Smallest;
+      bool All = true, Any = false;
+      for (size_t G : Items) {
+        Sum = Host(Sum + In[G]);
+        Min = std::min(Min, In[G]);
+        Max = std::max(Max, In[G]);
+        All = All && In[G] > Host(0);
+        Any = Any || In[G] > Host(0);
+      }
+      Host ESum = 0, EMin = Largest, EMax = Smallest;
+      for (size_t L = 0; L < Items.size(); ++L) {
+        size_t G = Items[L];
+        SCOPED_TRACE(testing::Message() << "group " << Group
+                                        << ", sub-group local id " << L);
+        const Dev *O = &Out[10 * G];
+        ASSERT_EQ(Ty.ToHost(O[0]), Sum) << "reduce_add";
+        ASSERT_EQ(Ty.ToHost(O[1]), Min) << "reduce_min";
+        ASSERT_EQ(Ty.ToHost(O[2]), Max) << "reduce_max";
+        ASSERT_EQ(Ty.ToHost(O[3]), ESum) << "scan_exclusive_add";
+        ASSERT_EQ(Ty.ToHost(O[4]), EMin) << "scan_exclusive_min";
+        ASSERT_EQ(Ty.ToHost(O[5]), EMax) << "scan_exclusive_max";
+        ESum = Host(ESum + In[G]);
+        EMin = std::min(EMin, In[G]);
+        EMax = std::max(EMax, In[G]);
+        ASSERT_EQ(Ty.ToHost(O[6]), ESum) << "scan_inclusive_add";
+        ASSERT_EQ(Ty.ToHost(O[7]), EMin) << "scan_inclusive_min";
+        ASSERT_EQ(Ty.ToHost(O[8]), EMax) << "scan_inclusive_max";
+        ASSERT_EQ(Ty.ToHost(O[9]), In[Items[From]])
+            << "broadcast from " << From;
+        ASSERT_EQ(Pred[2 * G], All ? 1 : 0) << "all";
+        ASSERT_EQ(Pred[2 * G + 1], Any ? 1 : 0) << "any";
+      }
+    }
+  }
+
+  /// Runs Body(Info) for every type the device has sub-group functions of.
+  template <typename F> void forEachType(F Body) {
+    TypeInfo<cl_int, int32_t> Int{
+        "int", "-DT=int", [](uint32_t R) { return int32_t(R % 2001) - 1000; },
+        same<cl_int>, same<int32_t>};
+    TypeInfo<cl_uint, uint32_t> UInt{
+        "uint", "-DT=uint", [](uint32_t R) { return R * 2654435761u; },
+        same<cl_uint>, same<uint32_t>};
+    TypeInfo<cl_long, int64_t> Long{
+        "long", "-DT=long",
+        [](uint32_t R) { return (int64_t(R) - (1 << 24)) * 4099; },
+        same<cl_long>, same<int64_t>};
+    TypeInfo<cl_ulong, uint64_t> ULong{
+        "ulong", "-DT=ulong",
+        [](uint32_t R) { return uint64_t(R) * 0x9e3779b97f4a7c15ull; },
+        same<cl_ulong>, same<uint64_t>};
+    TypeInfo<cl_float, float> Float{
+        "float", "-DT=float",
+        [](uint32_t R) { return float(int(R % 2001) - 1000) / 8; },
+        same<cl_float>, same<float>};
+    TypeInfo<cl_double, double> Double{
+        "double", "-DT=double -DDOUBLE",
+        [](uint32_t R) { return double(int64_t(R) - (1 << 24)) / 16; },
+        same<cl_double>, same<double>};
+    TypeInfo<cl_half, float> Half{
+        "half", "-DT=half -DHALF",
+        [](uint32_t R) { return float(int(R % 7) - 3); }, halfBits, halfValue};
+    Body(Int);
+    Body(UInt);
+    Body(Long);
+    Body(ULong);
+    Body(Float);
+    if (hasExtension("cl_khr_fp64"))
+      Body(Double);
+    if (hasExtension("cl_khr_fp16"))
+      Body(Half);
+  }
+
+  /// clGetKernelSubGroupInfo of a size_t for a local size of Dims.
+  size_t subGroupInfo(cl_kernel K, cl_kernel_sub_group_info Param,
+                      std::vector<size_t> Input) {
+    size_t Value = 12345, Size = 0;
+    EXPECT_CL_OK(clGetKernelSubGroupInfo(K, Device, Param,
+                                         Input.size() * sizeof(size_t),
+                                         Input.data(), sizeof(Value), &Value,
+                                         &Size));
+    EXPECT_EQ(Size, sizeof(size_t));
+    return Value;
+  }
+};
+
+TEST_P(Subgroups, DeviceQueries) {
+  EXPECT_EQ(deviceInfo<cl_uint>(Device, CL_DEVICE_MAX_NUM_SUB_GROUPS), 1u);
+  // cl_khr_subgroups requires it; one sub-group per work-group has it.
+  EXPECT_TRUE(hasExtension("cl_khr_subgroups"));
+  EXPECT_EQ(deviceInfo<cl_bool>(Device,
+                                CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS),
+            cl_bool(CL_TRUE));
+  auto nameVersions = [&](cl_device_info Param) {
+    size_t Size = 0;
+    EXPECT_CL_OK(clGetDeviceInfo(Device, Param, 0, nullptr, &Size));
+    std::vector<cl_name_version> List(Size / sizeof(cl_name_version));
+    EXPECT_CL_OK(clGetDeviceInfo(Device, Param, Size, List.data(), nullptr));
+    return List;
+  };
+  auto listed = [](const std::vector<cl_name_version> &List, const char *Name,
+                   cl_version Version) {
+    for (const cl_name_version &E : List)
+      if (!strcmp(E.name, Name))
+        return E.version == Version;
+    return false;
+  };
+  EXPECT_TRUE(listed(nameVersions(CL_DEVICE_OPENCL_C_FEATURES),
+                     "__opencl_c_subgroups", CL_MAKE_VERSION(3, 0, 0)));
+  EXPECT_TRUE(listed(nameVersions(CL_DEVICE_EXTENSIONS_WITH_VERSION),
+                     "cl_khr_subgroups", CL_MAKE_VERSION(1, 0, 0)));
+}
+
+// The feature macro and the extension macro exist in OpenCL C 3.0 (clang
+// has cl_khr_subgroups from OpenCL C 2.0 on): a 1.2 program sees neither.
+TEST_P(Subgroups, MacrosInOpenCLC30Only) {
+  const char *Source = R"CLC(
+kernel void macros(global int *Out) {
+#ifdef __opencl_c_subgroups
+  Out[0] = __opencl_c_subgroups;
+#else
+  Out[0] = 0;
+#endif
+#ifdef cl_khr_subgroups
+  Out[1] = cl_khr_subgroups;
+#else
+  Out[1] = 0;
+#endif
+}
+)CLC";
+  for (const char *Options : {"-cl-std=CL3.0", "-cl-std=CL1.2"}) {
+    SCOPED_TRACE(Options);
+    KernelRef K(makeKernel(Source, "macros", Options));
+    ASSERT_NE(K.get(), nullptr);
+    std::vector<cl_int> Out(2, -1);
+    MemRef Buf(makeBufferFrom(Out));
+    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Buf));
+    size_t One = 1;
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &One, &One, 0,
+                                        nullptr, nullptr));
+    ASSERT_CL_OK(readInto(Buf, Out));
+    int Expected = strcmp(Options, "-cl-std=CL3.0") ? 0 : 1;
+    EXPECT_EQ(Out[0], Expected) << "__opencl_c_subgroups";
+    EXPECT_EQ(Out[1], Expected) << "cl_khr_subgroups";
+  }
+}
+
+// One sub-group per work-group: its size is the group's real size, its
+// local ids the local linear ids.
+TEST_P(Subgroups, WorkItemFunctions) {
+  KernelRef K(makeKernel(WorkItemSource, "work_item", "-cl-std=CL3.0"));
+  ASSERT_NE(K.get(), nullptr);
+  for (const Shape &S : shapes(largestGroup(K))) {
+    SCOPED_TRACE(testing::Message() << S);
+    size_t Total = S.Global[0] * S.Global[1] * S.Global[2];
+    std::vector<cl_uint> Out(6 * Total, 0xdeadbeef);
+    MemRef Buf(makeBufferFrom(Out));
+    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Buf));
+    ASSERT_NO_FATAL_FAILURE(enqueue(K, S));
+    ASSERT_CL_OK(readInto(Buf, Out));
+    size_t Enqueued = S.Local[0] * S.Local[1] * S.Local[2];
+    std::vector<std::vector<size_t>> Members = groupsOf(S);
+    for (size_t Group = 0; Group < Members.size(); ++Group)
+      for (size_t L = 0; L < Members[Group].size(); ++L) {
+        SCOPED_TRACE(testing::Message() << "group " << Group
+                                        << ", local linear id " << L);
+        const cl_uint *O = &Out[6 * Members[Group][L]];
+        ASSERT_EQ(O[0], Members[Group].size()) << "get_sub_group_size";
+        ASSERT_EQ(O[1], Enqueued) << "get_max_sub_group_size";
+        ASSERT_EQ(O[2], 1u) << "get_num_sub_groups";
+        ASSERT_EQ(O[3], 1u) << "get_enqueued_num_sub_groups";
+        ASSERT_EQ(O[4], 0u) << "get_sub_group_id";
+        ASSERT_EQ(O[5], L) << "get_sub_group_local_id";
+      }
+  }
+}
+
+TEST_P(Subgroups, BarrierOverloads) {
+  KernelRef K(makeKernel(WorkItemSource, "reverse", "-cl-std=CL3.0"));
+  ASSERT_NE(K.get(), nullptr);
+  for (const Shape &S : {Shape{1, {64, 1, 1}, {16, 1, 1}},
+                         Shape{1, {70, 1, 1}, {32, 1, 1}},
+                         Shape{2, {12, 6, 1}, {4, 3, 1}}}) {
+    SCOPED_TRACE(testing::Message() << S);
+    size_t Total = S.Global[0] * S.Global[1];
+    std::vector<cl_int> In(Total), Out(Total, -1);
+    for (size_t I = 0; I < Total; ++I)
+      In[I] = cl_int(I * 7 + 1);
+    MemRef InBuf(makeBufferFrom(In, CL_MEM_READ_ONLY));
+    MemRef OutBuf(makeBufferFrom(Out));
+    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &InBuf));
+    ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &OutBuf));
+    ASSERT_CL_OK(clSetKernelArg(
+        K, 2, S.Local[0] * S.Local[1] * sizeof(cl_int), nullptr));
+    ASSERT_NO_FATAL_FAILURE(enqueue(K, S));
+    ASSERT_CL_OK(readInto(OutBuf, Out));
+    for (const std::vector<size_t> &Items : groupsOf(S)) {
+      size_t N = Items.size();
+      for (size_t L = 0; L < N; ++L) {
+        // Work-item L's result is work-item L+1's value: In at N-2-L.
+        size_t Next = (L + 1) % N;
+        ASSERT_EQ(Out[Items[L]], 3 * In[Items[N - 1 - Next]])
+            << "local linear id " << L << " of a group of " << N;
+      }
+    }
+  }
+}
+
+TEST_P(Subgroups, CollectivesOfEveryType) {
+  forEachType([&](const auto &Ty) {
+    KernelRef K(makeKernel(CollectiveSource, "collectives",
+                           std::string("-cl-std=CL3.0 ") + Ty.Options));
+    ASSERT_NE(K.get(), nullptr);
+    uint32_t Seed = 1;
+    for (const Shape &S : shapes(largestGroup(K))) {
+      check(Ty, K.get(), S, cl_uint(S.Local[0] / 2 + Seed), Seed);
+      ++Seed;
+      if (::testing::Test::HasFatalFailure())
+        return;
+    }
+  });
+}
+
+TEST_P(Subgroups, BroadcastFromEveryLocalId) {
+  TypeInfo<cl_long, int64_t> Long{
+      "long", "-DT=long",
+      [](uint32_t R) { return int64_t(R) * 65537 - (int64_t(1) << 40); },
+      same<cl_long>, same<int64_t>};
+  KernelRef K(makeKernel(CollectiveSource, "collectives",
+                         std::string("-cl-std=CL3.0 ") + Long.Options));
+  ASSERT_NE(K.get(), nullptr);
+  for (const Shape &S :
+       {Shape{1, {26, 1, 1}, {13, 1, 1}}, Shape{2, {8, 6, 1}, {4, 3, 1}},
+        Shape{3, {4, 3, 4}, {2, 3, 2}}}) {
+    size_t N = S.Local[0] * S.Local[1] * S.Local[2];
+    for (cl_uint Source = 0; Source < N; ++Source) {
+      check(Long, K.get(), S, Source, Source + 3);
+      if (HasFatalFailure())
+        return;
+    }
+  }
+}
+
+TEST_P(Subgroups, KernelQueries) {
+  KernelRef K(makeKernel(WorkItemSource, "work_item", "-cl-std=CL3.0"));
+  ASSERT_NE(K.get(), nullptr);
+  for (std::vector<size_t> Local :
+       {std::vector<size_t>{1}, {64}, {7, 3}, {4, 2, 3}, {16, 16, 4}}) {
+    size_t Product = 1;
+    for (size_t L : Local)
+      Product *= L;
+    EXPECT_EQ(subGroupInfo(K, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, Local),
+              Product);
+    EXPECT_EQ(subGroupInfo(K, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, Local),
+              1u);
+  }
+  EXPECT_EQ(subGroupInfo(K, CL_KERNEL_MAX_NUM_SUB_GROUPS, {}), 1u);
+  EXPECT_EQ(subGroupInfo(K, CL_KERNEL_COMPILE_NUM_SUB_GROUPS, {}), 0u);
+
+  // A local size for one sub-group, in 1, 2 and 3 dimensions, that the
+  // kernel runs with: one sub-group per group. Two sub-groups: none.
+  size_t Largest = kernelWorkGroupInfo<size_t>(K, Device,
+                                               CL_KERNEL_WORK_GROUP_SIZE);
+  for (size_t Dims = 1; Dims <= 3; ++Dims) {
+    SCOPED_TRACE(testing::Message() << Dims << " dimensions");
+    for (size_t Count : {size_t(1), size_t(2), size_t(5)}) {
+      size_t Local[3] = {99, 99, 99}, Size = 0;
+      ASSERT_CL_OK(clGetKernelSubGroupInfo(
+          K, Device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof(Count),
+          &Count, Dims * sizeof(size_t), Local, &Size));
+      EXPECT_EQ(Size, Dims * sizeof(size_t));
+      for (size_t D = Dims; D < 3; ++D)
+        EXPECT_EQ(Local[D], 99u) << "written beyond param_value_size";
+      if (Count != 1) {
+        for (size_t D = 0; D < Dims; ++D)
+          EXPECT_EQ(Local[D], 0u);
+        continue;
+      }
+      EXPECT_GE(Local[0], 1u);
+      EXPECT_LE(Local[0], Largest);
+      for (size_t D = 1; D < Dims; ++D)
+        EXPECT_EQ(Local[D], 1u);
+      Shape S{cl_uint(Dims), {Local[0], 1, 1}, {Local[0], 1, 1}};
+      std::vector<cl_uint> Out(6 * Local[0], 0xdeadbeef);
+      MemRef Buf(makeBufferFrom(Out));
+      ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Buf));
+      ASSERT_NO_FATAL_FAILURE(enqueue(K, S));
+      ASSERT_CL_OK(readInto(Buf, Out));
+      EXPECT_EQ(Out[2], 1u) << "get_num_sub_groups";
+      EXPECT_EQ(Out[6 * (Local[0] - 1) + 2], 1u) << "get_num_sub_groups";
+    }
+  }
+
+  // With param_value NULL the size follows param_value_size.
+  size_t Count = 1, Size = 0;
+  ASSERT_CL_OK(clGetKernelSubGroupInfo(
+      K, Device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof(Count),
+      &Count, 2 * sizeof(size_t), nullptr, &Size));
+  EXPECT_EQ(Size, 2 * sizeof(size_t));
+
+  // The required work-group size is the local size of one sub-group.
+  KernelRef Reqd(makeKernel(
+      "kernel __attribute__((reqd_work_group_size(8, 2, 1))) "
+      "void reqd(global int *Out) { Out[get_global_id(0)] = "
+      "get_sub_group_size(); }",
+      "reqd", "-cl-std=CL3.0"));
+  ASSERT_NE(Reqd.get(), nullptr);
+  size_t Local[3] = {0, 0, 0};
+  ASSERT_CL_OK(clGetKernelSubGroupInfo(
+      Reqd, Device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof(Count),
+      &Count, sizeof(Local), Local, nullptr));
+  EXPECT_EQ(Local[0], 8u);
+  EXPECT_EQ(Local[1], 2u);
+  EXPECT_EQ(Local[2], 1u);
+}
+
+// cl_khr_subgroups's entry point answers like the core one.
+TEST_P(Subgroups, ExtensionEntryPoint) {
+  cl_platform_id Platform = nullptr;
+  ASSERT_CL_OK(clGetDeviceInfo(Device, CL_DEVICE_PLATFORM, sizeof(Platform),
+                               &Platform, nullptr));
+  auto Khr = reinterpret_cast<clGetKernelSubGroupInfoKHR_fn>(
+      clGetExtensionFunctionAddressForPlatform(Platform,
+                                               "clGetKernelSubGroupInfoKHR"));
+  ASSERT_NE(Khr, nullptr);
+  KernelRef K(makeKernel(WorkItemSource, "work_item", "-cl-std=CL3.0"));
+  ASSERT_NE(K.get(), nullptr);
+  size_t Local[2] = {6, 5}, Value = 0;
+  ASSERT_CL_OK(Khr(K, Device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR,
+                   sizeof(Local), Local, sizeof(Value), &Value, nullptr));
+  EXPECT_EQ(Value, 30u);
+  ASSERT_CL_OK(Khr(K, Device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE_KHR,
+                   sizeof(Local), Local, sizeof(Value), &Value, nullptr));
+  EXPECT_EQ(Value, 1u);
+  EXPECT_CL(CL_INVALID_VALUE,
+            Khr(K, Device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE_KHR, 0,
+                nullptr, sizeof(Value), &Value, nullptr));
+}
+
+TEST_P(Subgroups, KernelQueryErrors) {
+  KernelRef K(makeKernel(WorkItemSource, "work_item", "-cl-std=CL3.0"));
+  ASSERT_NE(K.get(), nullptr);
+  size_t Local[4] = {8, 2, 2, 2}, Value = 0;
+  // The one device of the kernel's context may be given as NULL.
+  EXPECT_CL_OK(clGetKernelSubGroupInfo(
+      K, nullptr, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof(size_t),
+      Local, sizeof(Value), &Value, nullptr));
+  EXPECT_EQ(Value, 1u);
+  EXPECT_CL(CL_INVALID_KERNEL,
+            clGetKernelSubGroupInfo(nullptr, Device,
+                                    CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, nullptr,
+                                    sizeof(Value), &Value, nullptr));
+  EXPECT_CL(CL_INVALID_VALUE,
+            clGetKernelSubGroupInfo(K, Device, CL_KERNEL_WORK_GROUP_SIZE, 0,
+                                    nullptr, sizeof(Value), &Value, nullptr));
+  // Too small for the answer.
+  cl_uint Small = 0;
+  EXPECT_CL(CL_INVALID_VALUE,
+            clGetKernelSubGroupInfo(K, Device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0,
+                                    nullptr, sizeof(Small), &Small, nullptr));
+  // Local sizes of 0 or 4 dimensions, a size that is no multiple, NULL.
+  for (cl_kernel_sub_group_info Param :
+       {CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+        CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE}) {
+    SCOPED_TRACE(testing::Message() << "param 0x" << std::hex << Param);
+    for (size_t InputSize : {size_t(0), 4 * sizeof(size_t), sizeof(size_t) + 1,
+                             sizeof(cl_uint)})
+      EXPECT_CL(CL_INVALID_VALUE,
+                clGetKernelSubGroupInfo(K, Device, Param, InputSize, Local,
+                                        sizeof(Value), &Value, nullptr))
+          << "input_value_size " << InputSize;
+    EXPECT_CL(CL_INVALID_VALUE,
+              clGetKernelSubGroupInfo(K, Device, Param, sizeof(size_t),
+                                      nullptr, sizeof(Value), &Value,
+                                      nullptr));
+  }
+  size_t Count = 1;
+  EXPECT_CL(CL_INVALID_VALUE,
+            clGetKernelSubGroupInfo(
+                K, Device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
+                2 * sizeof(size_t), Local, sizeof(Value), &Value, nullptr));
+  EXPECT_CL(CL_INVALID_VALUE,
+            clGetKernelSubGroupInfo(
+                K, Device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
+                sizeof(Count), nullptr, sizeof(Value), &Value, nullptr));
+  EXPECT_CL(CL_INVALID_VALUE,
+            clGetKernelSubGroupInfo(
+                K, Device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT,
+                sizeof(Count), &Count, sizeof(cl_uint), &Small, nullptr));
+
+  // A device outside the kernel's context; NULL in a context of several.
+  std::vector<cl_device_id> Others;
+  for (cl_device_id D : allDevices())
+    if (D != Device)
+      Others.push_back(D);
+  if (Others.empty())
+    return;
+  EXPECT_CL(CL_INVALID_DEVICE,
+            clGetKernelSubGroupInfo(K, Others[0], CL_KERNEL_MAX_NUM_SUB_GROUPS,
+                                    0, nullptr, sizeof(Value), &Value,
+                                    nullptr));
+  std::vector<cl_device_id> Both = {Device, Others[0]};
+  cl_int Err = CL_SUCCESS;
+  ContextRef Shared(
+      clCreateContext(nullptr, 2, Both.data(), nullptr, nullptr, &Err));
+  ASSERT_CL_OK(Err);
+  const char *Source = "kernel void k(global int *O) { O[0] = 1; }";
+  ProgramRef P(buildProgram(Shared, Device, Source, "-cl-std=CL3.0"));
+  ASSERT_NE(P.get(), nullptr);
+  KernelRef SharedKernel(clCreateKernel(P, "k", &Err));
+  ASSERT_CL_OK(Err);
+  EXPECT_CL(CL_INVALID_DEVICE,
+            clGetKernelSubGroupInfo(SharedKernel, nullptr,
+                                    CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, nullptr,
+                                    sizeof(Value), &Value, nullptr));
+  EXPECT_CL_OK(clGetKernelSubGroupInfo(SharedKernel, Device,
+                                       CL_KERNEL_MAX_NUM_SUB_GROUPS, 0,
+                                       nullptr, sizeof(Value), &Value,
+                                       nullptr));
+}
+
+} // namespace
+
+WEFT_INSTANTIATE_DEVICE_TEST(Subgroups);
