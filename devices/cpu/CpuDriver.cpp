@@ -93,6 +93,9 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
                              named("OpenCL C", 1, 2), named("OpenCL C", 3, 0)};
   for (const std::string &F : Desc.Target.OpenCLCFeatures)
     Desc.OpenCLCFeatures.push_back(named(F.c_str(), 3, 0));
+  // __builtin_expect and __builtin_assume are clang's: the extension is
+  // its macro, which the front end defines (BuildProgram.cpp).
+  Desc.Target.Extensions.push_back("cl_khr_expect_assume");
   for (const std::string &E : Desc.Target.Extensions)
     Desc.Extensions.push_back(named(E.c_str(), 1, 0));
   // SPIR-V programs go through the SPIR-V/LLVM translator

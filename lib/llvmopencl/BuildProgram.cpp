@@ -29,6 +29,7 @@
 
 #include <algorithm>
 
+#include "clang/Basic/OpenCLOptions.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -222,6 +223,18 @@ std::vector<std::string> frontEndArgs(const ParsedOptions &Opts,
                    "__opencl_c_work_group_collective_functions",
                    "__opencl_c_read_write_images", true)
             .Default(false))
+      Args.push_back("-D" + F + "=1");
+  // Extensions clang does not know (cl_khr_expect_assume,
+  // cl_khr_extended_bit_ops, cl_khr_integer_dot_product) are lost in
+  // -cl-ext, yet opencl-c-base.h and clang's builtin declarations test their
+  // macros: Weft defines them, in every OpenCL C version as clang does its
+  // own, and with them the feature macros of cl_khr_integer_dot_product.
+  static const clang::OpenCLOptions Known;
+  for (const std::string &E : Target.Extensions)
+    if (!Known.isKnown(E))
+      Args.push_back("-D" + E + "=1");
+  for (const std::string &F : Target.OpenCLCFeatures)
+    if (StringRef(F).starts_with("__opencl_c_integer_dot_product_input_"))
       Args.push_back("-D" + F + "=1");
   Args.push_back("-D__OPENCL_VERSION__=" + std::to_string(Target.OpenCLVersion));
   // Every OpenCL C version defines __IMAGE_SUPPORT__ on devices with

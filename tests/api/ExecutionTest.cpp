@@ -624,6 +624,56 @@ TEST_P(IntegerDivision, ByUniformZeroArgument) {
     ASSERT_EQ(Got[I], Want) << "element " << I;
 }
 
+// cl_khr_expect_assume: a kernel with __builtin_expect and __builtin_assume
+// builds in OpenCL C 1.2 and 3.0 with the extension's macro defined, and the
+// hints change nothing in what it computes.
+TEST_P(KernelExecution, ExpectAssume) {
+  std::set<std::string> Extensions =
+      splitWords(deviceString(Device, CL_DEVICE_EXTENSIONS));
+  EXPECT_TRUE(Extensions.count("cl_khr_expect_assume"));
+  const char *Source =
+      "#ifndef cl_khr_expect_assume\n"
+      "#error cl_khr_expect_assume is not defined\n"
+      "#endif\n"
+      "kernel void hinted(global int *Out, global const int *In, int N) {\n"
+      "  size_t I = get_global_id(0);\n"
+      "  __builtin_assume(N > 0);\n"
+      "  __builtin_assume(I < 1024);\n"
+      "  int X = In[I];\n"
+      "  int Sum = 0;\n"
+      "  for (int K = 0; K < N; ++K)\n"
+      "    Sum += X + K;\n"
+      "  if (__builtin_expect(X < 0, 0))\n"
+      "    Sum = -Sum;\n"
+      "  Out[I] = __builtin_expect(Sum, 0) + (int)__builtin_expect((long)I, 7);\n"
+      "}\n";
+  const size_t N = 1024;
+  std::vector<cl_int> In(N);
+  for (size_t I = 0; I < N; ++I)
+    In[I] = static_cast<cl_int>(I * 37 % 201) - 100;
+  const cl_int Trips = 5;
+  for (const char *Options : {"-cl-std=CL1.2", "-cl-std=CL3.0"}) {
+    SCOPED_TRACE(Options);
+    KernelRef K(makeKernel(Source, "hinted", Options));
+    ASSERT_NE(K.get(), nullptr);
+    MemRef InBuf(upload(In));
+    MemRef OutBuf(makeBuffer(CL_MEM_WRITE_ONLY, N * sizeof(cl_int)));
+    cl_mem InMem = InBuf, OutMem = OutBuf;
+    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &OutMem));
+    ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &InMem));
+    ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(Trips), &Trips));
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, nullptr, 0,
+                                        nullptr, nullptr));
+    std::vector<cl_int> Out = read<cl_int>(OutBuf, N);
+    for (size_t I = 0; I < N; ++I) {
+      cl_int Sum = Trips * In[I] + Trips * (Trips - 1) / 2;
+      if (In[I] < 0)
+        Sum = -Sum;
+      ASSERT_EQ(Out[I], Sum + static_cast<cl_int>(I)) << "work-item " << I;
+    }
+  }
+}
+
 WEFT_INSTANTIATE_DEVICE_TEST(KernelExecution);
 WEFT_INSTANTIATE_DEVICE_TEST(IntegerDivision);
 
