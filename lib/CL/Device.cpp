@@ -259,6 +259,7 @@ cl_int DeviceInfoQuery::answer(cl_device_info Param) {
   case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
     return uint(0);
   case CL_DEVICE_PIPE_SUPPORT:
+    return boolean(false);
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
     return boolean(hasFeature(Desc, "__opencl_c_generic_address_space"));
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
