@@ -96,6 +96,8 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
   // __builtin_expect and __builtin_assume are clang's: the extension is
   // its macro, which the front end defines (BuildProgram.cpp).
   Desc.Target.Extensions.push_back("cl_khr_expect_assume");
+  // lib/kernel/bitops.cl.
+  Desc.Target.Extensions.push_back("cl_khr_extended_bit_ops");
   for (const std::string &E : Desc.Target.Extensions)
     Desc.Extensions.push_back(named(E.c_str(), 1, 0));
   // SPIR-V programs go through the SPIR-V/LLVM translator

@@ -31,7 +31,10 @@ EXTENSIONS = ["cl_khr_fp64", "cl_khr_fp16", "cl_khr_byte_addressable_store",
               "cl_khr_local_int32_base_atomics",
               "cl_khr_local_int32_extended_atomics",
               "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
-              "cl_khr_3d_image_writes"]
+              "cl_khr_3d_image_writes", "cl_khr_extended_bit_ops"]
+# What clang does not know: -cl-ext drops them, so, as the front end does
+# (lib/llvmopencl/BuildProgram.cpp), their macros are defined explicitly.
+UNKNOWN_TO_CLANG = ["cl_khr_extended_bit_ops"]
 # The OpenCL C 3.0 optional features of devices/cpu/CpuDriver.cpp.
 FEATURES = ["__opencl_c_int64", "__opencl_c_fp64",
             "__opencl_c_atomic_order_acq_rel",
@@ -75,6 +78,7 @@ def declared(clang, resource, std, names):
     # tests some feature macros that Clang defines only for SPIR targets.
     if std == "CL3.0":
         args += ["-D%s=1" % f for f in FEATURES]
+    args += ["-D%s=1" % n for n in names if n in UNKNOWN_TO_CLANG]
     args.append("/dev/null")
     dump = subprocess.run(args, check=True, capture_output=True,
                           text=True).stdout
