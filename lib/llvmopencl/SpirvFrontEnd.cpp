@@ -33,6 +33,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -43,6 +44,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <map>
+#include <vector>
 
 extern char **environ;
 
@@ -154,37 +158,128 @@ bool runTranslator(const std::vector<std::string> &Args,
   return false;
 }
 
-/// Bytes read as a signed integer of type T.
-template <typename T> int64_t bitsAs(const std::string &Bytes) {
-  T Value = 0;
-  memcpy(&Value, Bytes.data(), std::min(Bytes.size(), sizeof(T)));
-  return Value;
-}
-
-/// --spec-const's value: the bytes as an integer of their size (the
-/// translator stores the bits whatever the constant's type).
-std::string specConstantArgument(const SpecializationConstants &Values) {
-  std::string Arg;
-  for (const auto &[Id, Bytes] : Values) {
-    std::string Value;
-    switch (Bytes.size()) {
-    case 1:
-      Value = "i8:" + std::to_string(bitsAs<int8_t>(Bytes));
-      break;
-    case 2:
-      Value = "i16:" + std::to_string(bitsAs<int16_t>(Bytes));
-      break;
-    case 4:
-      Value = "i32:" + std::to_string(bitsAs<int32_t>(Bytes));
-      break;
-    default:
-      Value = "i64:" + std::to_string(bitsAs<int64_t>(Bytes));
-      break;
-    }
-    Arg += (Arg.empty() ? "" : " ") + std::to_string(Id) + ":" + Value;
+/// A SPIR-V module as words in host byte order, and the specialization
+/// constants it declares. The translator's own --spec-const cannot carry
+/// every value (it refuses negative and large 64-bit literals), so the
+/// values are written into the module's words instead, which is what
+/// specializing a module means: an OpSpecConstant's literal replaced, an
+/// OpSpecConstantTrue/False turned into the other.
+class SpirvWords {
+public:
+  /// False when IL is not a well-formed sequence of SPIR-V instructions.
+  bool read(const std::string &IL) {
+    if (IL.size() % 4 || IL.size() < 20)
+      return false;
+    Words.resize(IL.size() / 4);
+    memcpy(Words.data(), IL.data(), IL.size());
+    Swapped = Words[0] != SpirvMagic;
+    if (Swapped)
+      for (uint32_t &W : Words)
+        W = __builtin_bswap32(W);
+    return Words[0] == SpirvMagic && findConstants();
   }
-  return Arg;
-}
+  std::string bytes() const {
+    std::vector<uint32_t> Out = Words;
+    if (Swapped)
+      for (uint32_t &W : Out)
+        W = __builtin_bswap32(W);
+    return std::string(reinterpret_cast<const char *>(Out.data()),
+                       Out.size() * 4);
+  }
+  /// Bytes of each specialization constant's value, by SpecId.
+  std::map<uint32_t, size_t> sizes() const {
+    std::map<uint32_t, size_t> Sizes;
+    for (const auto &[Id, C] : Constants)
+      Sizes[Id] = C.IsBool ? 1 : C.Width / 8;
+    return Sizes;
+  }
+  /// Writes Value into constant Id; false for an unknown id or a size
+  /// that is not the constant's.
+  bool specialize(uint32_t Id, const std::string &Value) {
+    auto It = Constants.find(Id);
+    if (It == Constants.end())
+      return false;
+    const Constant &C = It->second;
+    if (C.IsBool) {
+      bool True = std::any_of(Value.begin(), Value.end(),
+                              [](char B) { return B != 0; });
+      Words[C.At] = (Words[C.At] & 0xffff0000u) |
+                    (True ? OpSpecConstantTrue : OpSpecConstantFalse);
+      return Value.size() == 1;
+    }
+    if (Value.size() != C.Width / 8)
+      return false;
+    uint64_t Bits = 0;
+    memcpy(&Bits, Value.data(), Value.size());
+    // Literals narrower than a word are zero- or sign-extended to it.
+    if (C.Width < 32 && C.Signed && (Bits >> (C.Width - 1) & 1))
+      Bits |= ~0ull << C.Width;
+    Words[C.At + 3] = static_cast<uint32_t>(Bits);
+    if (C.Width == 64)
+      Words[C.At + 4] = static_cast<uint32_t>(Bits >> 32);
+    return true;
+  }
+
+private:
+  static constexpr uint32_t OpTypeBool = 20, OpTypeInt = 21,
+                            OpTypeFloat = 22, OpSpecConstantTrue = 48,
+                            OpSpecConstantFalse = 49, OpSpecConstant = 50,
+                            OpDecorate = 71, DecorationSpecId = 1;
+  struct Constant {
+    size_t At = 0; ///< index of the instruction's first word
+    unsigned Width = 0;
+    bool Signed = false;
+    bool IsBool = false;
+  };
+
+  bool findConstants() {
+    std::map<uint32_t, uint32_t> SpecIdOf; // result id -> SpecId
+    struct Type {
+      unsigned Width;
+      bool Signed, IsBool;
+    };
+    std::map<uint32_t, Type> Types;
+    std::vector<std::pair<uint32_t, size_t>> Defined; // result id, word
+    for (size_t At = 5; At < Words.size();) {
+      uint32_t Count = Words[At] >> 16, Opcode = Words[At] & 0xffff;
+      if (Count == 0 || At + Count > Words.size())
+        return false;
+      const uint32_t *Op = &Words[At + 1];
+      if (Opcode == OpDecorate && Count >= 4 && Op[1] == DecorationSpecId)
+        SpecIdOf[Op[0]] = Op[2];
+      else if (Opcode == OpTypeBool && Count >= 2)
+        Types[Op[0]] = {8, false, true};
+      else if (Opcode == OpTypeInt && Count >= 4)
+        Types[Op[0]] = {Op[1], Op[2] != 0, false};
+      else if (Opcode == OpTypeFloat && Count >= 3)
+        Types[Op[0]] = {Op[1], false, false};
+      else if ((Opcode == OpSpecConstant || Opcode == OpSpecConstantTrue ||
+                Opcode == OpSpecConstantFalse) &&
+               Count >= 3)
+        Defined.push_back({Op[1], At});
+      At += Count;
+    }
+    for (const auto &[Result, At] : Defined) {
+      auto Id = SpecIdOf.find(Result);
+      auto T = Types.find(Words[At + 1]);
+      if (Id == SpecIdOf.end() || T == Types.end())
+        continue;
+      uint32_t Count = Words[At] >> 16;
+      bool Fits = T->second.IsBool ||
+                  (T->second.Width <= 32 && Count == 4) ||
+                  (T->second.Width == 64 && Count == 5);
+      if (!Fits || (!T->second.IsBool && T->second.Width % 8))
+        continue;
+      Constants[Id->second] = {At, T->second.Width, T->second.Signed,
+                               T->second.IsBool};
+    }
+    return true;
+  }
+
+  std::vector<uint32_t> Words;
+  bool Swapped = false;
+  std::map<uint32_t, Constant> Constants;
+};
 
 /// A builtin's signature with address spaces spelled one way: SPIR's
 /// numbers become the fake map's names, private (named or implicit) and
@@ -285,25 +380,12 @@ bool isSpirv(const void *Data, size_t Size) {
 bool specializationConstantsOf(const std::string &IL,
                                std::map<uint32_t, size_t> &Sizes,
                                std::string &Error) {
-  ScratchDirectory Dir;
-  if (!Dir.valid() || !writeFile(Dir.file("module.spv"), IL)) {
-    Error = "cannot write a temporary file for the SPIR-V translator";
+  SpirvWords Words;
+  if (!Words.read(IL)) {
+    Error = "the IL is not a well-formed SPIR-V module";
     return false;
   }
-  std::string Output;
-  if (!runTranslator({"--spec-const-info", Dir.file("module.spv")}, Dir,
-                     Output, Error))
-    return false;
-  // "Spec const id = 3, size in bytes = 4", one line each.
-  Sizes.clear();
-  size_t At = 0;
-  while ((At = Output.find("Spec const id = ", At)) != std::string::npos) {
-    unsigned long Id = 0, Bytes = 0;
-    if (sscanf(Output.c_str() + At, "Spec const id = %lu, size in bytes = %lu",
-               &Id, &Bytes) == 2)
-      Sizes[static_cast<uint32_t>(Id)] = Bytes;
-    ++At;
-  }
+  Sizes = Words.sizes();
   return true;
 }
 
@@ -315,14 +397,24 @@ translateSpirv(LLVMContext &Context, const std::string &IL,
     Log += "error: the program's IL is not a SPIR-V module\n";
     return nullptr;
   }
+  SpirvWords Words;
+  if (!Words.read(IL)) {
+    Log += "error: the program's IL is not a well-formed SPIR-V module\n";
+    return nullptr;
+  }
+  for (const auto &[Id, Value] : SpecConstants)
+    if (!Words.specialize(Id, Value)) {
+      Log += "error: the module has no specialization constant " +
+             std::to_string(Id) + " of " + std::to_string(Value.size()) +
+             " bytes\n";
+      return nullptr;
+    }
   ScratchDirectory Dir;
-  if (!Dir.valid() || !writeFile(Dir.file("module.spv"), IL)) {
+  if (!Dir.valid() || !writeFile(Dir.file("module.spv"), Words.bytes())) {
     Log += "error: cannot write a temporary file for the SPIR-V translator\n";
     return nullptr;
   }
   std::vector<std::string> Args = {"-r", "--spirv-target-env=CL1.2"};
-  if (!SpecConstants.empty())
-    Args.push_back("--spec-const=" + specConstantArgument(SpecConstants));
   Args.insert(Args.end(),
               {Dir.file("module.spv"), "-o", Dir.file("module.bc")});
   std::string Output, Bitcode;
