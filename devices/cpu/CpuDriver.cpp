@@ -91,15 +91,23 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
   Desc.OpenCLCVersion = "OpenCL C 1.2 Weft";
   Desc.OpenCLCAllVersions = {named("OpenCL C", 1, 0), named("OpenCL C", 1, 1),
                              named("OpenCL C", 1, 2), named("OpenCL C", 3, 0)};
-  for (const std::string &F : Desc.Target.OpenCLCFeatures)
-    Desc.OpenCLCFeatures.push_back(named(F.c_str(), 3, 0));
   // __builtin_expect and __builtin_assume are clang's: the extension is
   // its macro, which the front end defines (BuildProgram.cpp).
   Desc.Target.Extensions.push_back("cl_khr_expect_assume");
   // lib/kernel/bitops.cl.
   Desc.Target.Extensions.push_back("cl_khr_extended_bit_ops");
+  // lib/kernel/dot.cl: version 2.0 of the extension, whose unpacked char4
+  // and uchar4 forms have a feature macro of their own.
+  Desc.Target.Extensions.push_back("cl_khr_integer_dot_product");
+  Desc.Target.OpenCLCFeatures.push_back(
+      "__opencl_c_integer_dot_product_input_4x8bit");
+  Desc.Target.OpenCLCFeatures.push_back(
+      "__opencl_c_integer_dot_product_input_4x8bit_packed");
+  for (const std::string &F : Desc.Target.OpenCLCFeatures)
+    Desc.OpenCLCFeatures.push_back(named(F.c_str(), 3, 0));
   for (const std::string &E : Desc.Target.Extensions)
-    Desc.Extensions.push_back(named(E.c_str(), 1, 0));
+    Desc.Extensions.push_back(
+        named(E.c_str(), E == "cl_khr_integer_dot_product" ? 2 : 1, 0));
   // SPIR-V programs go through the SPIR-V/LLVM translator
   // (lib/llvmopencl/SpirvFrontEnd.cpp): offered when it is installed.
   if (spirvTranslatorAvailable()) {

@@ -287,6 +287,22 @@ cl_int DeviceInfoQuery::answer(cl_device_info Param) {
     return value<cl_device_atomic_capabilities>(Desc.AtomicMemoryCapabilities);
   case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
     return value<cl_device_atomic_capabilities>(Desc.AtomicFenceCapabilities);
+  // cl_khr_integer_dot_product (lib/kernel/dot.cl): the inputs its feature
+  // macros name; computed in 32-bit vector arithmetic, nothing the
+  // extension would call accelerated.
+  case CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR:
+    return value<cl_device_integer_dot_product_capabilities_khr>(
+        (hasFeature(Desc, "__opencl_c_integer_dot_product_input_4x8bit")
+             ? CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR
+             : 0) |
+        (hasFeature(Desc,
+                    "__opencl_c_integer_dot_product_input_4x8bit_packed")
+             ? CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR
+             : 0));
+  case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR:
+  case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR:
+    return value(cl_device_integer_dot_product_acceleration_properties_khr{
+        CL_FALSE, CL_FALSE, CL_FALSE, CL_FALSE, CL_FALSE, CL_FALSE});
   // cl_khr_device_uuid. No LUID (a Windows notion): the LUID and node
   // mask are then undefined; zeros.
   case CL_DEVICE_UUID_KHR:

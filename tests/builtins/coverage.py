@@ -31,10 +31,15 @@ EXTENSIONS = ["cl_khr_fp64", "cl_khr_fp16", "cl_khr_byte_addressable_store",
               "cl_khr_local_int32_base_atomics",
               "cl_khr_local_int32_extended_atomics",
               "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
-              "cl_khr_3d_image_writes", "cl_khr_extended_bit_ops"]
+              "cl_khr_3d_image_writes", "cl_khr_extended_bit_ops",
+              "cl_khr_integer_dot_product"]
 # What clang does not know: -cl-ext drops them, so, as the front end does
 # (lib/llvmopencl/BuildProgram.cpp), their macros are defined explicitly.
-UNKNOWN_TO_CLANG = ["cl_khr_extended_bit_ops"]
+UNKNOWN_TO_CLANG = ["cl_khr_extended_bit_ops", "cl_khr_integer_dot_product"]
+# cl_khr_integer_dot_product's feature macros, which the front end defines
+# in every OpenCL C version with the extension.
+DOT_PRODUCT_FEATURES = ["__opencl_c_integer_dot_product_input_4x8bit",
+                        "__opencl_c_integer_dot_product_input_4x8bit_packed"]
 # The OpenCL C 3.0 optional features of devices/cpu/CpuDriver.cpp.
 FEATURES = ["__opencl_c_int64", "__opencl_c_fp64",
             "__opencl_c_atomic_order_acq_rel",
@@ -79,6 +84,8 @@ def declared(clang, resource, std, names):
     if std == "CL3.0":
         args += ["-D%s=1" % f for f in FEATURES]
     args += ["-D%s=1" % n for n in names if n in UNKNOWN_TO_CLANG]
+    if "cl_khr_integer_dot_product" in names:
+        args += ["-D%s=1" % f for f in DOT_PRODUCT_FEATURES]
     args.append("/dev/null")
     dump = subprocess.run(args, check=True, capture_output=True,
                           text=True).stdout
