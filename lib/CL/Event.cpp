@@ -146,11 +146,22 @@ bool Event::markComplete(cl_int FinalStatus) {
   {
     std::lock_guard<std::mutex> Guard(Lock);
     // A user event's status is set once, even when threads race to set it.
-    if (Status <= CL_COMPLETE)
+    if (Status <= CL_COMPLETE || Completing)
       return false;
+    Completing = true;
+    Actions.swap(CompletionActions);
+  }
+  const cl_ulong EndTime = monotonicNanoseconds();
+  // The command lets go of its memory objects and kernel before anyone can
+  // see it complete: after clFinish, a buffer the application released is
+  // gone and its destructor callbacks have run.
+  for (auto &Action : Actions)
+    Action();
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
     WasHeldByDriver = HeldByDriver;
     HeldByDriver = false;
-    Ended = monotonicNanoseconds();
+    Ended = EndTime;
     if (!Started)
       Started = Ended;
     if (!Submitted)
@@ -160,13 +171,10 @@ bool Event::markComplete(cl_int FinalStatus) {
     takeDueCallbacks(Callbacks, FinalStatus, Due);
     Status = FinalStatus;
     Released.swap(Dependants);
-    Actions.swap(CompletionActions);
   }
   Finished.notify_all();
   WEFT_LOG(DebugQueue, "command %p complete, status %d",
            static_cast<void *>(this), FinalStatus);
-  for (auto &Action : Actions)
-    Action();
   for (const Callback &C : Due)
     C.Fn(this, FinalStatus < 0 ? FinalStatus : C.Status, C.UserData);
   for (const DependantLink &D : Released) {

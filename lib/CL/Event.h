@@ -93,6 +93,9 @@ private:
   std::vector<DependantLink> Dependants;
   std::vector<Callback> Callbacks;
   std::vector<std::function<void()>> CompletionActions;
+  /// Set by the markComplete that won: its completion actions are running
+  /// and the status will follow.
+  bool Completing = false;
   cl_ulong Queued = 0, Submitted = 0, Started = 0, Ended = 0;
 };
 
