@@ -6,15 +6,11 @@ Clang dumps the AST of an empty OpenCL C file with the full default header,
 once for OpenCL C 1.2 and once for 3.0, each with exactly the extensions and
 optional features devices/cpu/CpuDriver.cpp claims; every function declared
 (by mangled name) must be defined in each linked builtin bitcode (one per
-x86-64 level). Optional features that are not claimed (generic address
-space, subgroups, pipes, device-side enqueue, atomic scope all_devices)
-are simply not enabled, so opencl-c.h declares none of their functions.
-
-The generic address space is checked all the same: opencl-c.h declares
-the builtins that take pointers with __generic ones under it (instead of
-the named ones), and the library defines them (lib/kernel/generic.cl) so
-that claiming the feature takes no more than the compiler's part. A third
-dump, of 3.0 with it, adds those.
+x86-64 level). Optional features that are not claimed (pipes, device-side
+enqueue, atomic scope all_devices) are simply not enabled, so opencl-c.h
+declares none of their functions. With the generic address space claimed,
+3.0's pointer builtins are the __generic ones (lib/kernel/generic.cl); 1.2's
+are the named ones.
 
 usage: coverage.py CLANG RESOURCE_DIR LLVM_NM BUILDPROGRAM_CPP BITCODE...
 """
@@ -32,7 +28,7 @@ EXTENSIONS = ["cl_khr_fp64", "cl_khr_fp16", "cl_khr_byte_addressable_store",
               "cl_khr_local_int32_extended_atomics",
               "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
               "cl_khr_3d_image_writes", "cl_khr_extended_bit_ops",
-              "cl_khr_integer_dot_product"]
+              "cl_khr_integer_dot_product", "cl_khr_subgroups"]
 # What clang does not know: -cl-ext drops them, so, as the front end does
 # (lib/llvmopencl/BuildProgram.cpp), their macros are defined explicitly.
 UNKNOWN_TO_CLANG = ["cl_khr_extended_bit_ops", "cl_khr_integer_dot_product"]
@@ -46,10 +42,9 @@ FEATURES = ["__opencl_c_int64", "__opencl_c_fp64",
             "__opencl_c_atomic_order_seq_cst",
             "__opencl_c_atomic_scope_device", "__opencl_c_images",
             "__opencl_c_read_write_images", "__opencl_c_3d_image_writes",
-            "__opencl_c_work_group_collective_functions"]
-
-# Not claimed by the devices yet; see the docstring.
-GENERIC = ["__opencl_c_generic_address_space"]
+            "__opencl_c_work_group_collective_functions",
+            "__opencl_c_program_scope_global_variables",
+            "__opencl_c_generic_address_space", "__opencl_c_subgroups"]
 
 # Declared but deliberately absent, each with why. Keep this list short and
 # honest: an entry is a known gap, not a pass.
@@ -59,10 +54,6 @@ EXCLUDED_PATTERNS = [
     # claim neither cl_khr_depth_images nor any CL_DEPTH image format, so
     # no depth image can be created to pass to them.
     re.compile(r"_Z\d+\w+?\d+ocl_image2d_(array_)?depth_(ro|wo|rw)"),
-    # get_fence (with the generic address space) is the compiler's to
-    # resolve, like to_global/to_local/to_private, which are Clang builtins
-    # and not declared.
-    re.compile(r"_Z9get_fence"),
 ]
 
 
@@ -115,9 +106,7 @@ def main():
                           n == "printf")
 
     wanted = (declared(clang, resource, "CL1.2", EXTENSIONS) |
-              declared(clang, resource, "CL3.0", EXTENSIONS + FEATURES) |
-              declared(clang, resource, "CL3.0",
-                       EXTENSIONS + FEATURES + GENERIC))
+              declared(clang, resource, "CL3.0", EXTENSIONS + FEATURES))
     excluded = {n for n in wanted
                 if any(p.match(n) for p in EXCLUDED_PATTERNS)}
     lowered = {n for n in wanted if compiler(n)}
