@@ -117,6 +117,10 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
       Desc.ILsWithVersion.push_back(named("SPIR-V", 1, Minor));
     }
     Desc.Extensions.push_back(named("cl_khr_il_program", 1, 0));
+    // The translator reads SPV_KHR_no_integer_wrap_decoration's
+    // NoSignedWrap/NoUnsignedWrap as LLVM's nsw/nuw.
+    Desc.Extensions.push_back(
+        named("cl_khr_spirv_no_integer_wrap_decoration", 1, 0));
   }
 
   Desc.MaxComputeUnits = ComputeUnits;

@@ -223,7 +223,15 @@ TEST_P(Spirv, ModulesFromAnotherToolChainRunLikeTheirSource) {
       readBytes(std::string(WEFT_TEST_SPIRV_SOURCES) + "/kernels.cl")));
   ASSERT_NE(FromSource.get(), nullptr);
   std::vector<float> Reference = runAll(FromSource);
-  for (const char *Name : {"kernels-O0.spv", "kernels-O2.spv"}) {
+  std::vector<const char *> Modules = {"kernels-O0.spv", "kernels-O2.spv"};
+  // With NoSignedWrap decorations (SPV_KHR_no_integer_wrap_decoration).
+  if (splitWords(deviceString(Device, CL_DEVICE_EXTENSIONS))
+          .count("cl_khr_spirv_no_integer_wrap_decoration"))
+    Modules.push_back("kernels-nowrap.spv");
+  else
+    EXPECT_FALSE(testingWeft())
+        << "Weft takes SPV_KHR_no_integer_wrap_decoration";
+  for (const char *Name : Modules) {
     SCOPED_TRACE(Name);
     std::string IL = module(Name);
     ProgramRef P(buildIL(IL));
