@@ -12,9 +12,10 @@
 
 namespace weft {
 
-static cl_name_version named(const char *Name, unsigned Major, unsigned Minor) {
+static cl_name_version named(const char *Name, unsigned Major, unsigned Minor,
+                             unsigned Patch = 0) {
   cl_name_version Entry{};
-  Entry.version = CL_MAKE_VERSION(Major, Minor, 0);
+  Entry.version = CL_MAKE_VERSION(Major, Minor, Patch);
   snprintf(Entry.name, sizeof(Entry.name), "%s", Name);
   return Entry;
 }
@@ -201,6 +202,15 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
            Desc.DeviceUuid);
   nameUuid("weft driver\n" + compilerIdentity(), Desc.DriverUuid);
   Desc.Extensions.push_back(named("cl_khr_device_uuid", 1, 0));
+  // Command buffers replay recorded commands through the runtime's event
+  // DAG (lib/CL/CommandBuffer.cpp): on any queue the device takes, printf
+  // included, a submission while another is pending included. 0.9.1 is
+  // the version <CL/cl_ext.h> declares.
+  Desc.CommandBufferCapabilities =
+      CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR |
+      CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR |
+      CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR;
+  Desc.Extensions.push_back(named("cl_khr_command_buffer", 0, 9, 1));
 }
 
 std::vector<std::vector<unsigned>>

@@ -80,6 +80,11 @@ struct DeviceDescription {
   cl_command_queue_properties QueueProperties =
       CL_QUEUE_PROFILING_ENABLE;
   cl_device_exec_capabilities ExecCapabilities = CL_EXEC_KERNEL;
+  /// cl_khr_command_buffer (lib/CL/CommandBuffer.cpp): what a command
+  /// buffer may hold and be used for (CL_COMMAND_BUFFER_CAPABILITY_*), and
+  /// the properties its queue must have.
+  cl_bitfield CommandBufferCapabilities = 0;
+  cl_command_queue_properties CommandBufferRequiredQueueProperties = 0;
   cl_device_atomic_capabilities AtomicMemoryCapabilities =
       CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
   cl_device_atomic_capabilities AtomicFenceCapabilities =

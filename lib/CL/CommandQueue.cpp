@@ -62,6 +62,30 @@ Event *CommandQueue::beginCommand(cl_command_type Type, cl_uint NumEvents,
   for (cl_uint I = 0; I < NumEvents; ++I)
     E->addDependency(castEvent(WaitList[I]));
   std::lock_guard<std::mutex> Guard(Lock);
+  orderCommand(E, NumEvents);
+  return E;
+}
+
+Event *CommandQueue::beginCommandGroup(cl_command_type Type,
+                                       cl_uint NumEvents,
+                                       const cl_event *WaitList,
+                                       Event *&GroupEnd) {
+  Event *Start = new Event(Ctx, this, Type);
+  for (cl_uint I = 0; I < NumEvents; ++I)
+    Start->addDependency(castEvent(WaitList[I]));
+  Event *End = new Event(Ctx, this, Type);
+  End->addDependency(Start);
+  // Under one hold of the lock: no command of another thread comes
+  // between the two.
+  std::lock_guard<std::mutex> Guard(Lock);
+  orderCommand(Start, NumEvents);
+  orderCommand(End, NumEvents);
+  GroupEnd = End;
+  return Start;
+}
+
+void CommandQueue::orderCommand(Event *E, cl_uint NumEvents) {
+  cl_command_type Type = E->commandType();
   if (!isOutOfOrder()) {
     // In order, every command waits for its predecessor.
     if (Last) {
@@ -70,7 +94,7 @@ Event *CommandQueue::beginCommand(cl_command_type Type, cl_uint NumEvents,
     }
     E->retainInternal();
     Last = E;
-    return E;
+    return;
   }
   // Out of order: only the wait list and the last barrier order a command.
   // A barrier, and a marker without a wait list, wait for everything
@@ -95,7 +119,6 @@ Event *CommandQueue::beginCommand(cl_command_type Type, cl_uint NumEvents,
     Last->releaseInternal();
   E->retainInternal();
   Last = E;
-  return E;
 }
 
 cl_int CommandQueue::finishEnqueue(Event *E, cl_event *EventRet,

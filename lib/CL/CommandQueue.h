@@ -35,6 +35,15 @@ public:
   /// in event->command() and calls finishEnqueue().
   Event *beginCommand(cl_command_type Type, cl_uint NumEvents,
                       const cl_event *WaitList);
+  /// Starts a group of commands that the queue orders as one (a command
+  /// buffer's): returns its first event, which waits for the wait list and
+  /// what the queue orders before it, and sets GroupEnd to its last, which
+  /// waits for the first and whatever the caller adds, and which the
+  /// queue orders later commands after. Both are of Type; the caller
+  /// submits the first with finishEnqueue(First, nullptr), the commands of
+  /// the group depend on it, and the last is submitted with finishEnqueue.
+  Event *beginCommandGroup(cl_command_type Type, cl_uint NumEvents,
+                           const cl_event *WaitList, Event *&GroupEnd);
   /// Submits the command; hands its event to the application through
   /// EventRet, or drops the application's reference. With Blocking, waits
   /// for the command and returns its failure, if any.
@@ -50,6 +59,9 @@ private:
   Device &Dev;
   cl_command_queue_properties Props;
   std::vector<cl_queue_properties> PropertyList;
+  /// Orders E after what the queue's mode says it waits for and records
+  /// it as the latest command. Lock is held.
+  void orderCommand(Event *E, cl_uint NumEvents);
   /// Drops completed commands from Outstanding. Lock is held.
   void pruneOutstanding();
 

@@ -305,6 +305,10 @@ cl_int DeviceInfoQuery::answer(cl_device_info Param) {
         CL_FALSE, CL_FALSE, CL_FALSE, CL_FALSE, CL_FALSE, CL_FALSE});
   // cl_khr_device_uuid. No LUID (a Windows notion): the LUID and node
   // mask are then undefined; zeros.
+  case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
+    return value(Desc.CommandBufferCapabilities);
+  case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR:
+    return value(Desc.CommandBufferRequiredQueueProperties);
   case CL_DEVICE_UUID_KHR:
     return returnInfo(Desc.DeviceUuid, CL_UUID_SIZE_KHR, Size, Value, SizeRet);
   case CL_DRIVER_UUID_KHR:

@@ -41,6 +41,12 @@ public:
   cl_command_type commandType() const { return Type; }
   cl_int status() const;
   Command &command() { return Cmd; }
+  /// Takes over From's description of the work (all but RuntimeData).
+  void setCommand(Command &&From) {
+    void *Runtime = Cmd.RuntimeData;
+    Cmd = std::move(From);
+    Cmd.RuntimeData = Runtime;
+  }
 
   /// Adds Dep to what this command waits for. Only before submit().
   /// A failure of Dep fails this command only through a wait list

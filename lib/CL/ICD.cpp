@@ -248,6 +248,22 @@ WEFT_EXPORT CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddress(const c
   // cl_khr_suggested_local_work_size's (lib/CL/Kernel.cpp).
   if (strcmp(FuncName, "clGetKernelSuggestedLocalWorkSizeKHR") == 0)
     return reinterpret_cast<void *>(&clGetKernelSuggestedLocalWorkSizeKHR);
+  // cl_khr_command_buffer's (lib/CL/CommandBuffer.cpp).
+#define WEFT_COMMAND_BUFFER_ENTRY(F)                                           \
+  if (strcmp(FuncName, #F) == 0)                                               \
+    return reinterpret_cast<void *>(&F);
+  WEFT_COMMAND_BUFFER_ENTRY(clCreateCommandBufferKHR)
+  WEFT_COMMAND_BUFFER_ENTRY(clRetainCommandBufferKHR)
+  WEFT_COMMAND_BUFFER_ENTRY(clReleaseCommandBufferKHR)
+  WEFT_COMMAND_BUFFER_ENTRY(clFinalizeCommandBufferKHR)
+  WEFT_COMMAND_BUFFER_ENTRY(clEnqueueCommandBufferKHR)
+  WEFT_COMMAND_BUFFER_ENTRY(clGetCommandBufferInfoKHR)
+  WEFT_COMMAND_BUFFER_ENTRY(clCommandBarrierWithWaitListKHR)
+  WEFT_COMMAND_BUFFER_ENTRY(clCommandCopyBufferKHR)
+  WEFT_COMMAND_BUFFER_ENTRY(clCommandCopyBufferRectKHR)
+  WEFT_COMMAND_BUFFER_ENTRY(clCommandFillBufferKHR)
+  WEFT_COMMAND_BUFFER_ENTRY(clCommandNDRangeKernelKHR)
+#undef WEFT_COMMAND_BUFFER_ENTRY
   // cl_khr_il_program's entry point: the core function under its name.
   if (strcmp(FuncName, "clCreateProgramWithILKHR") == 0)
     return reinterpret_cast<void *>(&clCreateProgramWithIL);

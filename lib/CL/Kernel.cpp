@@ -362,6 +362,97 @@ void packArguments(const Device &D, const KernelDesc &Desc,
   }
 }
 
+} // namespace
+
+cl_int prepareKernelLaunch(CommandQueue &Queue, Kernel &K, cl_uint WorkDim,
+                           const size_t *GlobalOffset,
+                           const size_t *GlobalSize, const size_t *LocalSize,
+                           cl_uint NumEvents, const cl_event *WaitList,
+                           std::unique_ptr<KernelLaunch> &LaunchOut,
+                           std::vector<Kernel::ArgValue> &Values) {
+  if (&K.program().context() != &Queue.context())
+    return WEFT_ERROR(CL_INVALID_CONTEXT, "kernel and queue contexts differ");
+  Device &D = Queue.device();
+  if (!K.program().buildFor(D))
+    return WEFT_ERROR(CL_INVALID_PROGRAM_EXECUTABLE,
+                      "program not built for the queue's device");
+  size_t Offset[3], Global[3], Local[3];
+  if (cl_int Err = validateNDRange(D, K, WorkDim, GlobalOffset, GlobalSize,
+                                   LocalSize, Offset, Global, Local))
+    return Err;
+  if (cl_int Err = K.snapshotArgs(Values))
+    return Err;
+  cl_int Err = validateWaitList(NumEvents, WaitList, &Queue.context());
+  if (Err == CL_SUCCESS && K.localMemSize() > D.description().LocalMemSize)
+    Err = WEFT_ERROR(CL_OUT_OF_RESOURCES, "too much local memory");
+  if (Err != CL_SUCCESS) {
+    releaseArgValues(Values);
+    return Err;
+  }
+
+  auto Launch = std::make_unique<KernelLaunch>();
+  bool Empty = Global[0] * Global[1] * Global[2] == 0;
+  if (!Empty) {
+    std::string Error;
+    if (!K.program().workGroupFunction(D, K.desc(), Local, Launch->Function,
+                                       Error)) {
+      Queue.context().notify(Error.c_str());
+      releaseArgValues(Values);
+      WEFT_LOG(DebugCompile, "kernel %s: %s", K.desc().Name.c_str(),
+               Error.c_str());
+      return WEFT_ERROR(CL_OUT_OF_RESOURCES,
+                        "the work-group function did not compile");
+    }
+  }
+  Launch->WorkDim = WorkDim;
+  std::copy(Offset, Offset + 3, Launch->GlobalOffset);
+  std::copy(Global, Global + 3, Launch->GlobalSize);
+  std::copy(Local, Local + 3, Launch->LocalSize);
+  packArguments(D, K.desc(), Values, *Launch);
+  if (!Empty)
+    LaunchOut = std::move(Launch);
+  return CL_SUCCESS;
+}
+
+void releaseArgValues(std::vector<Kernel::ArgValue> &Values) {
+  for (Kernel::ArgValue &V : Values)
+    if (V.Buffer)
+      V.Buffer->releaseInternal();
+}
+
+std::unique_ptr<KernelLaunch> copyLaunch(const KernelLaunch &From) {
+  auto To = std::make_unique<KernelLaunch>();
+  To->Function = From.Function;
+  To->WorkDim = From.WorkDim;
+  std::copy(From.GlobalOffset, From.GlobalOffset + 3, To->GlobalOffset);
+  std::copy(From.GlobalSize, From.GlobalSize + 3, To->GlobalSize);
+  std::copy(From.LocalSize, From.LocalSize + 3, To->LocalSize);
+  To->LocalArgs = From.LocalArgs;
+  // The values sit at an aligned base inside ArgStorage, and the copy's
+  // allocation may be aligned differently: lay them out again from the
+  // copy's own aligned base (packArguments's BaseAlign).
+  constexpr size_t BaseAlign = 128;
+  auto alignedBase = [](const unsigned char *Raw) {
+    uintptr_t P = reinterpret_cast<uintptr_t>(Raw);
+    return (P + BaseAlign - 1) / BaseAlign * BaseAlign;
+  };
+  To->ArgStorage.assign(From.ArgStorage.size(), 0);
+  uintptr_t FromBase = alignedBase(From.ArgStorage.data());
+  uintptr_t ToBase = alignedBase(To->ArgStorage.data());
+  size_t Used = From.ArgStorage.size() - BaseAlign;
+  memcpy(reinterpret_cast<void *>(ToBase), reinterpret_cast<void *>(FromBase),
+         Used);
+  To->ArgPointers.assign(From.ArgPointers.size(), nullptr);
+  for (size_t I = 0; I < From.ArgPointers.size(); ++I)
+    if (From.ArgPointers[I])
+      To->ArgPointers[I] = reinterpret_cast<void *>(
+          ToBase + (reinterpret_cast<uintptr_t>(From.ArgPointers[I]) -
+                    FromBase));
+  return To;
+}
+
+namespace {
+
 cl_int enqueueKernel(cl_command_queue Q, cl_kernel KernelId, cl_uint WorkDim,
                      const size_t *GlobalOffset, const size_t *GlobalSize,
                      const size_t *LocalSize, cl_uint NumEvents,
@@ -373,54 +464,15 @@ cl_int enqueueKernel(cl_command_queue Q, cl_kernel KernelId, cl_uint WorkDim,
   Kernel *K = castKernel(KernelId);
   if (!K)
     return WEFT_ERROR(CL_INVALID_KERNEL, "bad kernel");
-  if (&K->program().context() != &Queue->context())
-    return WEFT_ERROR(CL_INVALID_CONTEXT, "kernel and queue contexts differ");
-  Device &D = Queue->device();
-  if (!K->program().buildFor(D))
-    return WEFT_ERROR(CL_INVALID_PROGRAM_EXECUTABLE,
-                      "program not built for the queue's device");
-  size_t Offset[3], Global[3], Local[3];
-  if (cl_int Err = validateNDRange(D, *K, WorkDim, GlobalOffset, GlobalSize,
-                                   LocalSize, Offset, Global, Local))
-    return Err;
+  std::unique_ptr<KernelLaunch> Launch;
   std::vector<Kernel::ArgValue> Values;
-  if (cl_int Err = K->snapshotArgs(Values))
+  if (cl_int Err =
+          prepareKernelLaunch(*Queue, *K, WorkDim, GlobalOffset, GlobalSize,
+                              LocalSize, NumEvents, WaitList, Launch, Values))
     return Err;
-  auto ReleaseValues = [](std::vector<Kernel::ArgValue> &Vs) {
-    for (Kernel::ArgValue &V : Vs)
-      if (V.Buffer)
-        V.Buffer->releaseInternal();
-  };
-  cl_int Err = validateWaitList(NumEvents, WaitList, &Queue->context());
-  if (Err == CL_SUCCESS && K->localMemSize() > D.description().LocalMemSize)
-    Err = WEFT_ERROR(CL_OUT_OF_RESOURCES, "too much local memory");
-  if (Err != CL_SUCCESS) {
-    ReleaseValues(Values);
-    return Err;
-  }
-
-  auto Launch = std::make_unique<KernelLaunch>();
-  bool Empty = Global[0] * Global[1] * Global[2] == 0;
-  if (!Empty) {
-    std::string Error;
-    if (!K->program().workGroupFunction(D, K->desc(), Local,
-                                        Launch->Function, Error)) {
-      Queue->context().notify(Error.c_str());
-      ReleaseValues(Values);
-      WEFT_LOG(DebugCompile, "kernel %s: %s", K->desc().Name.c_str(),
-               Error.c_str());
-      return WEFT_ERROR(CL_OUT_OF_RESOURCES,
-                        "the work-group function did not compile");
-    }
-  }
-  Launch->WorkDim = WorkDim;
-  std::copy(Offset, Offset + 3, Launch->GlobalOffset);
-  std::copy(Global, Global + 3, Launch->GlobalSize);
-  std::copy(Local, Local + 3, Launch->LocalSize);
-  packArguments(D, K->desc(), Values, *Launch);
 
   Event *E = Queue->beginCommand(Type, NumEvents, WaitList);
-  if (!Empty) {
+  if (Launch) {
     E->command().Kind = CommandKind::NDRangeKernel;
     E->command().Launch = std::move(Launch);
   }
@@ -428,9 +480,7 @@ cl_int enqueueKernel(cl_command_queue Q, cl_kernel KernelId, cl_uint WorkDim,
   // Moved, not copied: a copy would allocate every scalar's bytes again on
   // each enqueue.
   E->onCompletion([K, Values = std::move(Values)]() mutable {
-    for (Kernel::ArgValue &V : Values)
-      if (V.Buffer)
-        V.Buffer->releaseInternal();
+    releaseArgValues(Values);
     K->releaseInternal();
   });
   return Queue->finishEnqueue(E, EventRet);

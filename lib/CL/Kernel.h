@@ -5,6 +5,7 @@
 #include "MemObject.h"
 #include "Program.h"
 
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -48,6 +49,25 @@ private:
   mutable std::mutex Lock;
   std::vector<ArgValue> Args;
 };
+
+class CommandQueue;
+
+/// clEnqueueNDRangeKernel's checks of K and the NDRange on Queue's device,
+/// in the specification's order, then the command's launch: the
+/// work-group function looked up and the arguments snapshotted (Values,
+/// memory objects retained) and packed. Launch stays null for an empty
+/// NDRange.
+cl_int prepareKernelLaunch(CommandQueue &Queue, Kernel &K, cl_uint WorkDim,
+                           const size_t *GlobalOffset,
+                           const size_t *GlobalSize, const size_t *LocalSize,
+                           cl_uint NumEvents, const cl_event *WaitList,
+                           std::unique_ptr<KernelLaunch> &Launch,
+                           std::vector<Kernel::ArgValue> &Values);
+/// Releases the memory objects of a snapshot.
+void releaseArgValues(std::vector<Kernel::ArgValue> &Values);
+/// A launch with the same function, NDRange and argument values as From
+/// (no printf buffer): what a replayed command runs.
+std::unique_ptr<KernelLaunch> copyLaunch(const KernelLaunch &From);
 
 inline Kernel *castKernel(cl_kernel K) {
   return castHandle<Kernel, ObjectKind::Kernel>(K);

@@ -193,6 +193,58 @@ static cl_int enqueueHostTransfer(cl_command_queue Q, cl_mem Buffer,
   return Queue->finishEnqueue(E, EventRet, Blocking);
 }
 
+cl_int prepareCopyBuffer(CommandQueue &Queue, MemObject *Src, MemObject *Dst,
+                         size_t SrcOffset, size_t DstOffset, size_t Size,
+                         Command &Cmd) {
+  if (!Src || !Dst)
+    return WEFT_ERROR(CL_INVALID_MEM_OBJECT, "bad buffer");
+  if (&Src->context() != &Queue.context() ||
+      &Dst->context() != &Queue.context())
+    return WEFT_ERROR(CL_INVALID_CONTEXT, "buffers and queue contexts differ");
+  if (Size == 0 || SrcOffset > Src->size() ||
+      Size > Src->size() - SrcOffset || DstOffset > Dst->size() ||
+      Size > Dst->size() - DstOffset)
+    return WEFT_ERROR(CL_INVALID_VALUE, "region outside a buffer");
+  unsigned char *SrcStart = Src->storage() + SrcOffset;
+  unsigned char *DstStart = Dst->storage() + DstOffset;
+  bool SameStorage = Src == Dst || Src->parent() == Dst ||
+                     Dst->parent() == Src ||
+                     (Src->parent() && Src->parent() == Dst->parent());
+  if (SameStorage && SrcStart < DstStart + Size && DstStart < SrcStart + Size)
+    return WEFT_ERROR(CL_MEM_COPY_OVERLAP, "source and destination overlap");
+  Cmd.Kind = CommandKind::CopyBuffer;
+  Cmd.Src =
+      static_cast<char *>(Src->deviceAddress(Queue.device())) + SrcOffset;
+  Cmd.Dst =
+      static_cast<char *>(Dst->deviceAddress(Queue.device())) + DstOffset;
+  Cmd.Size = Size;
+  return CL_SUCCESS;
+}
+
+cl_int prepareFillBuffer(CommandQueue &Queue, MemObject *Mem,
+                         const void *Pattern, size_t PatternSize,
+                         size_t Offset, size_t Size, Command &Cmd) {
+  if (!Mem)
+    return WEFT_ERROR(CL_INVALID_MEM_OBJECT, "bad buffer");
+  if (&Mem->context() != &Queue.context())
+    return WEFT_ERROR(CL_INVALID_CONTEXT, "buffer and queue contexts differ");
+  if (Offset > Mem->size() || Size > Mem->size() - Offset)
+    return WEFT_ERROR(CL_INVALID_VALUE, "region outside the buffer");
+  if (!Pattern || Size == 0)
+    return WEFT_ERROR(CL_INVALID_VALUE, "NULL pattern or zero size");
+  bool PowerOfTwo = PatternSize && !(PatternSize & (PatternSize - 1));
+  if (!PowerOfTwo || PatternSize > 128 || Offset % PatternSize ||
+      Size % PatternSize)
+    return WEFT_ERROR(CL_INVALID_VALUE,
+                      "bad pattern size, or offset/size not a multiple of it");
+  Cmd.Kind = CommandKind::FillBuffer;
+  Cmd.Dst = static_cast<char *>(Mem->deviceAddress(Queue.device())) + Offset;
+  Cmd.Size = Size;
+  Cmd.Pattern.assign(static_cast<const unsigned char *>(Pattern),
+                     static_cast<const unsigned char *>(Pattern) + PatternSize);
+  return CL_SUCCESS;
+}
+
 } // namespace weft
 
 using namespace weft;
@@ -384,36 +436,18 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(
     size_t DstOffset, size_t Size, cl_uint NumEvents, const cl_event *WaitList,
     cl_event *EventRet) {
   CommandQueue *Queue = castQueue(Q);
-  MemObject *Src = castBuffer(SrcBuffer);
-  MemObject *Dst = castBuffer(DstBuffer);
   if (!Queue)
     return WEFT_ERROR(CL_INVALID_COMMAND_QUEUE, "bad queue");
-  if (!Src || !Dst)
-    return WEFT_ERROR(CL_INVALID_MEM_OBJECT, "bad buffer");
-  if (&Src->context() != &Queue->context() ||
-      &Dst->context() != &Queue->context())
-    return WEFT_ERROR(CL_INVALID_CONTEXT, "buffers and queue contexts differ");
-  if (Size == 0 || SrcOffset > Src->size() ||
-      Size > Src->size() - SrcOffset || DstOffset > Dst->size() ||
-      Size > Dst->size() - DstOffset)
-    return WEFT_ERROR(CL_INVALID_VALUE, "region outside a buffer");
-  unsigned char *SrcStart = Src->storage() + SrcOffset;
-  unsigned char *DstStart = Dst->storage() + DstOffset;
-  bool SameStorage = Src == Dst || Src->parent() == Dst ||
-                     Dst->parent() == Src ||
-                     (Src->parent() && Src->parent() == Dst->parent());
-  if (SameStorage && SrcStart < DstStart + Size && DstStart < SrcStart + Size)
-    return WEFT_ERROR(CL_MEM_COPY_OVERLAP, "source and destination overlap");
+  MemObject *Src = castBuffer(SrcBuffer);
+  MemObject *Dst = castBuffer(DstBuffer);
+  Command Cmd;
+  if (cl_int Err = prepareCopyBuffer(*Queue, Src, Dst, SrcOffset, DstOffset,
+                                     Size, Cmd))
+    return Err;
   if (cl_int Err = validateWaitList(NumEvents, WaitList, &Queue->context()))
     return Err;
   Event *E = Queue->beginCommand(CL_COMMAND_COPY_BUFFER, NumEvents, WaitList);
-  Command &Cmd = E->command();
-  Cmd.Kind = CommandKind::CopyBuffer;
-  Cmd.Src =
-      static_cast<char *>(Src->deviceAddress(Queue->device())) + SrcOffset;
-  Cmd.Dst =
-      static_cast<char *>(Dst->deviceAddress(Queue->device())) + DstOffset;
-  Cmd.Size = Size;
+  E->setCommand(std::move(Cmd));
   holdUntilComplete(E, Src);
   holdUntilComplete(E, Dst);
   return Queue->finishEnqueue(E, EventRet);
@@ -424,22 +458,17 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(
     size_t Offset, size_t Size, cl_uint NumEvents, const cl_event *WaitList,
     cl_event *EventRet) {
   CommandQueue *Queue = castQueue(Q);
+  if (!Queue)
+    return WEFT_ERROR(CL_INVALID_COMMAND_QUEUE, "bad queue");
   MemObject *Mem = castBuffer(Buffer);
-  if (cl_int Err = validateTransfer(Queue, Mem, Offset, Size, Pattern,
-                                    NumEvents, WaitList))
+  Command Cmd;
+  if (cl_int Err = prepareFillBuffer(*Queue, Mem, Pattern, PatternSize, Offset,
+                                     Size, Cmd))
     return Err;
-  bool PowerOfTwo = PatternSize && !(PatternSize & (PatternSize - 1));
-  if (!PowerOfTwo || PatternSize > 128 || Offset % PatternSize ||
-      Size % PatternSize)
-    return WEFT_ERROR(CL_INVALID_VALUE,
-                      "bad pattern size, or offset/size not a multiple of it");
+  if (cl_int Err = validateWaitList(NumEvents, WaitList, &Queue->context()))
+    return Err;
   Event *E = Queue->beginCommand(CL_COMMAND_FILL_BUFFER, NumEvents, WaitList);
-  Command &Cmd = E->command();
-  Cmd.Kind = CommandKind::FillBuffer;
-  Cmd.Dst = static_cast<char *>(Mem->deviceAddress(Queue->device())) + Offset;
-  Cmd.Size = Size;
-  Cmd.Pattern.assign(static_cast<const unsigned char *>(Pattern),
-                     static_cast<const unsigned char *>(Pattern) + PatternSize);
+  E->setCommand(std::move(Cmd));
   holdUntilComplete(E, Mem);
   return Queue->finishEnqueue(E, EventRet);
 }
@@ -624,6 +653,52 @@ cl_int enqueueHostRect(cl_command_queue Q, cl_mem Buffer, cl_bool Blocking,
 }
 
 } // namespace
+
+cl_int prepareCopyBufferRect(CommandQueue &Queue, MemObject *Src,
+                             MemObject *Dst, const size_t *SrcOrigin,
+                             const size_t *DstOrigin, const size_t *Region,
+                             size_t SrcRowPitch, size_t SrcSlicePitch,
+                             size_t DstRowPitch, size_t DstSlicePitch,
+                             Command &Cmd) {
+  if (cl_int Err = validateRect(&Queue, {Src, Dst}, Region,
+                                {SrcOrigin, DstOrigin}, 0, nullptr))
+    return Err;
+  RectSide From{SrcOrigin, SrcRowPitch, SrcSlicePitch};
+  RectSide To{DstOrigin, DstRowPitch, DstSlicePitch};
+  if (cl_int Err = normalizePitches(From, Region))
+    return Err;
+  if (cl_int Err = normalizePitches(To, Region))
+    return Err;
+  if (!rectFits(From, Region, Src->size()) || !rectFits(To, Region, Dst->size()))
+    return WEFT_ERROR(CL_INVALID_VALUE, "region outside a buffer");
+  if (Src == Dst) {
+    if (From.RowPitch != To.RowPitch || From.SlicePitch != To.SlicePitch)
+      return WEFT_ERROR(CL_INVALID_VALUE,
+                        "same buffer with different pitches");
+    // With equal pitches the two boxes overlap exactly when they overlap
+    // along every axis.
+    bool Overlap = true;
+    for (int I = 0; I < 3; ++I) {
+      size_t A = SrcOrigin[I], B = DstOrigin[I];
+      if ((A < B ? B - A : A - B) >= Region[I])
+        Overlap = false;
+    }
+    if (Overlap)
+      return WEFT_ERROR(CL_MEM_COPY_OVERLAP, "source and destination overlap");
+  }
+  Cmd.Kind = CommandKind::CopyBufferRect;
+  Cmd.Src = static_cast<char *>(Src->deviceAddress(Queue.device())) +
+            rectOffset(From);
+  Cmd.Dst = static_cast<char *>(Dst->deviceAddress(Queue.device())) +
+            rectOffset(To);
+  std::copy(Region, Region + 3, Cmd.Rect.Region);
+  Cmd.Rect.SrcRowPitch = From.RowPitch;
+  Cmd.Rect.SrcSlicePitch = From.SlicePitch;
+  Cmd.Rect.DstRowPitch = To.RowPitch;
+  Cmd.Rect.DstSlicePitch = To.SlicePitch;
+  return CL_SUCCESS;
+}
+
 } // namespace weft
 
 extern "C" {
@@ -659,47 +734,21 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
     size_t DstSlicePitch, cl_uint NumEvents, const cl_event *WaitList,
     cl_event *EventRet) {
   CommandQueue *Queue = castQueue(Q);
+  if (!Queue)
+    return WEFT_ERROR(CL_INVALID_COMMAND_QUEUE, "bad queue");
   MemObject *Src = castBuffer(SrcBuffer);
   MemObject *Dst = castBuffer(DstBuffer);
   if (cl_int Err = validateRect(Queue, {Src, Dst}, Region,
                                 {SrcOrigin, DstOrigin}, NumEvents, WaitList))
     return Err;
-  RectSide From{SrcOrigin, SrcRowPitch, SrcSlicePitch};
-  RectSide To{DstOrigin, DstRowPitch, DstSlicePitch};
-  if (cl_int Err = normalizePitches(From, Region))
+  Command Cmd;
+  if (cl_int Err = prepareCopyBufferRect(
+          *Queue, Src, Dst, SrcOrigin, DstOrigin, Region, SrcRowPitch,
+          SrcSlicePitch, DstRowPitch, DstSlicePitch, Cmd))
     return Err;
-  if (cl_int Err = normalizePitches(To, Region))
-    return Err;
-  if (!rectFits(From, Region, Src->size()) || !rectFits(To, Region, Dst->size()))
-    return WEFT_ERROR(CL_INVALID_VALUE, "region outside a buffer");
-  if (Src == Dst) {
-    if (From.RowPitch != To.RowPitch || From.SlicePitch != To.SlicePitch)
-      return WEFT_ERROR(CL_INVALID_VALUE,
-                        "same buffer with different pitches");
-    // With equal pitches the two boxes overlap exactly when they overlap
-    // along every axis.
-    bool Overlap = true;
-    for (int I = 0; I < 3; ++I) {
-      size_t A = SrcOrigin[I], B = DstOrigin[I];
-      if ((A < B ? B - A : A - B) >= Region[I])
-        Overlap = false;
-    }
-    if (Overlap)
-      return WEFT_ERROR(CL_MEM_COPY_OVERLAP, "source and destination overlap");
-  }
   Event *E =
       Queue->beginCommand(CL_COMMAND_COPY_BUFFER_RECT, NumEvents, WaitList);
-  Command &Cmd = E->command();
-  Cmd.Kind = CommandKind::CopyBufferRect;
-  Cmd.Src = static_cast<char *>(Src->deviceAddress(Queue->device())) +
-            rectOffset(From);
-  Cmd.Dst = static_cast<char *>(Dst->deviceAddress(Queue->device())) +
-            rectOffset(To);
-  std::copy(Region, Region + 3, Cmd.Rect.Region);
-  Cmd.Rect.SrcRowPitch = From.RowPitch;
-  Cmd.Rect.SrcSlicePitch = From.SlicePitch;
-  Cmd.Rect.DstRowPitch = To.RowPitch;
-  Cmd.Rect.DstSlicePitch = To.SlicePitch;
+  E->setCommand(std::move(Cmd));
   holdUntilComplete(E, Src);
   holdUntilComplete(E, Dst);
   return Queue->finishEnqueue(E, EventRet);

@@ -10,6 +10,8 @@
 
 #include "Context.h"
 
+#include "weft/device.h"
+
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -85,6 +87,25 @@ private:
   /// Weak references, plus one held by all the strong ones together.
   std::atomic<cl_uint> WeakRefs{1};
 };
+
+class CommandQueue;
+
+/// The checks of clEnqueueCopyBuffer, clEnqueueFillBuffer and
+/// clEnqueueCopyBufferRect after the queue's and before the wait list's,
+/// in the specification's order; on success Cmd describes the command on
+/// Queue's device. Shared with the command-buffer recording commands.
+cl_int prepareCopyBuffer(CommandQueue &Queue, MemObject *Src, MemObject *Dst,
+                         size_t SrcOffset, size_t DstOffset, size_t Size,
+                         Command &Cmd);
+cl_int prepareFillBuffer(CommandQueue &Queue, MemObject *Mem,
+                         const void *Pattern, size_t PatternSize,
+                         size_t Offset, size_t Size, Command &Cmd);
+cl_int prepareCopyBufferRect(CommandQueue &Queue, MemObject *Src,
+                             MemObject *Dst, const size_t *SrcOrigin,
+                             const size_t *DstOrigin, const size_t *Region,
+                             size_t SrcRowPitch, size_t SrcSlicePitch,
+                             size_t DstRowPitch, size_t DstSlicePitch,
+                             Command &Cmd);
 
 /// A buffer (not an image), for the buffer entry points.
 inline MemObject *castBuffer(cl_mem M) {

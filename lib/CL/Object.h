@@ -47,6 +47,7 @@ enum class ObjectKind : uint32_t {
   Kernel = 0x574b524e,
   Event = 0x57455654,
   Sampler = 0x5753414d,
+  CommandBuffer = 0x57434d42,
   Dead = 0xdeadbeef,
 };
 
