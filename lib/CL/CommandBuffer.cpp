@@ -17,6 +17,8 @@
 
 #include "CommandBuffer.h"
 
+#include "Image.h"
+
 #include <algorithm>
 
 namespace weft {
@@ -164,6 +166,8 @@ cl_int CommandBuffer::enqueue(CommandQueue &Target, cl_uint NumEvents,
       Cmd.Pattern = R.Work.Pattern;
     if (R.Work.Launch)
       Cmd.Launch = copyLaunch(*R.Work.Launch);
+    // Image fills run as a host function over the recorded pixel.
+    Cmd.Native = R.Work.Native;
     // The commands without a wait of their own wait for Start; the others
     // reach it through what they wait for.
     if (R.Waits.empty())
@@ -221,6 +225,38 @@ static cl_int recordBufferCommand(CommandBuffer &Buffer, cl_command_type Type,
     M->retainInternal();
   return Buffer.record(Type, std::move(Cmd), std::move(Mems), nullptr,
                        NumSyncPoints, SyncPoints, SyncPoint);
+}
+
+// The image commands: an image is a memory object with an ImageInfo.
+static MemObject *castImageObject(cl_mem M) {
+  MemObject *Mem = castMemObject(M);
+  return Mem && Mem->image() ? Mem : nullptr;
+}
+
+/// clCommandCopyImageToBufferKHR and clCommandCopyBufferToImageKHR.
+static cl_int recordImageBufferCopy(cl_command_buffer_khr B,
+                                    cl_command_queue Q, cl_mem Image,
+                                    cl_mem Buf, const size_t *Origin,
+                                    const size_t *Region, size_t Offset,
+                                    bool ToBuffer, cl_uint NumSyncPoints,
+                                    const cl_sync_point_khr *SyncPoints,
+                                    cl_sync_point_khr *SyncPoint,
+                                    cl_mutable_command_khr *MutableHandle) {
+  CommandBuffer *Buffer;
+  if (cl_int Err = checkCommand(B, Q, MutableHandle, NumSyncPoints,
+                                SyncPoints, Buffer))
+    return Err;
+  MemObject *Img = castImageObject(Image);
+  MemObject *Mem = castBuffer(Buf);
+  Command Cmd;
+  if (cl_int Err = prepareCopyImageBuffer(&Buffer->queue(), Img, Mem, Origin,
+                                          Region, Offset, ToBuffer, Cmd))
+    return Err;
+  return recordBufferCommand(*Buffer,
+                             ToBuffer ? CL_COMMAND_COPY_IMAGE_TO_BUFFER
+                                      : CL_COMMAND_COPY_BUFFER_TO_IMAGE,
+                             std::move(Cmd), {Img, Mem}, NumSyncPoints,
+                             SyncPoints, SyncPoint);
 }
 
 } // namespace weft
@@ -430,6 +466,66 @@ CL_API_ENTRY cl_int CL_API_CALL clCommandFillBufferKHR(
     return Err;
   return recordBufferCommand(*Buffer, CL_COMMAND_FILL_BUFFER, std::move(Cmd),
                              {M}, NumSyncPoints, SyncPoints, SyncPoint);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clCommandCopyImageKHR(
+    cl_command_buffer_khr B, cl_command_queue Q, cl_mem SrcImage,
+    cl_mem DstImage, const size_t *SrcOrigin, const size_t *DstOrigin,
+    const size_t *Region, cl_uint NumSyncPoints,
+    const cl_sync_point_khr *SyncPoints, cl_sync_point_khr *SyncPoint,
+    cl_mutable_command_khr *MutableHandle) {
+  CommandBuffer *Buffer;
+  if (cl_int Err = checkCommand(B, Q, MutableHandle, NumSyncPoints,
+                                SyncPoints, Buffer))
+    return Err;
+  MemObject *Src = castImageObject(SrcImage);
+  MemObject *Dst = castImageObject(DstImage);
+  Command Cmd;
+  if (cl_int Err = prepareCopyImage(&Buffer->queue(), Src, Dst, SrcOrigin,
+                                    DstOrigin, Region, Cmd))
+    return Err;
+  return recordBufferCommand(*Buffer, CL_COMMAND_COPY_IMAGE, std::move(Cmd),
+                             {Src, Dst}, NumSyncPoints, SyncPoints, SyncPoint);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clCommandFillImageKHR(
+    cl_command_buffer_khr B, cl_command_queue Q, cl_mem Image,
+    const void *FillColor, const size_t *Origin, const size_t *Region,
+    cl_uint NumSyncPoints, const cl_sync_point_khr *SyncPoints,
+    cl_sync_point_khr *SyncPoint, cl_mutable_command_khr *MutableHandle) {
+  CommandBuffer *Buffer;
+  if (cl_int Err = checkCommand(B, Q, MutableHandle, NumSyncPoints,
+                                SyncPoints, Buffer))
+    return Err;
+  MemObject *Mem = castImageObject(Image);
+  Command Cmd;
+  if (cl_int Err = prepareFillImage(&Buffer->queue(), Mem, FillColor, Origin,
+                                    Region, Cmd))
+    return Err;
+  return recordBufferCommand(*Buffer, CL_COMMAND_FILL_IMAGE, std::move(Cmd),
+                             {Mem}, NumSyncPoints, SyncPoints, SyncPoint);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clCommandCopyImageToBufferKHR(
+    cl_command_buffer_khr B, cl_command_queue Q, cl_mem SrcImage,
+    cl_mem DstBuffer, const size_t *SrcOrigin, const size_t *Region,
+    size_t DstOffset, cl_uint NumSyncPoints,
+    const cl_sync_point_khr *SyncPoints, cl_sync_point_khr *SyncPoint,
+    cl_mutable_command_khr *MutableHandle) {
+  return recordImageBufferCopy(B, Q, SrcImage, DstBuffer, SrcOrigin, Region,
+                               DstOffset, /*ToBuffer=*/true, NumSyncPoints,
+                               SyncPoints, SyncPoint, MutableHandle);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clCommandCopyBufferToImageKHR(
+    cl_command_buffer_khr B, cl_command_queue Q, cl_mem SrcBuffer,
+    cl_mem DstImage, size_t SrcOffset, const size_t *DstOrigin,
+    const size_t *Region, cl_uint NumSyncPoints,
+    const cl_sync_point_khr *SyncPoints, cl_sync_point_khr *SyncPoint,
+    cl_mutable_command_khr *MutableHandle) {
+  return recordImageBufferCopy(B, Q, DstImage, SrcBuffer, DstOrigin, Region,
+                               SrcOffset, /*ToBuffer=*/false, NumSyncPoints,
+                               SyncPoints, SyncPoint, MutableHandle);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCommandNDRangeKernelKHR(

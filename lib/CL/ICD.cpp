@@ -262,6 +262,10 @@ WEFT_EXPORT CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddress(const c
   WEFT_COMMAND_BUFFER_ENTRY(clCommandCopyBufferKHR)
   WEFT_COMMAND_BUFFER_ENTRY(clCommandCopyBufferRectKHR)
   WEFT_COMMAND_BUFFER_ENTRY(clCommandFillBufferKHR)
+  WEFT_COMMAND_BUFFER_ENTRY(clCommandCopyImageKHR)
+  WEFT_COMMAND_BUFFER_ENTRY(clCommandFillImageKHR)
+  WEFT_COMMAND_BUFFER_ENTRY(clCommandCopyImageToBufferKHR)
+  WEFT_COMMAND_BUFFER_ENTRY(clCommandCopyBufferToImageKHR)
   WEFT_COMMAND_BUFFER_ENTRY(clCommandNDRangeKernelKHR)
 #undef WEFT_COMMAND_BUFFER_ENTRY
   // cl_khr_il_program's entry point: the core function under its name.

@@ -783,14 +783,12 @@ cl_int enqueueHostImage(cl_command_queue Q, cl_mem M, cl_bool Blocking,
 }
 
 /// Copies between an image and a packed region of a buffer.
-cl_int enqueueImageBuffer(cl_command_queue Q, cl_mem ImageHandle,
-                          cl_mem BufferHandle, const size_t *Origin,
-                          const size_t *Region, size_t Offset,
-                          cl_uint NumEvents, const cl_event *WaitList,
-                          cl_event *EventRet, bool ToBuffer) {
-  CommandQueue *Queue = castQueue(Q);
-  MemObject *Img = castImage(ImageHandle);
-  MemObject *Buf = castBuffer(BufferHandle);
+} // namespace
+
+cl_int prepareCopyImageBuffer(CommandQueue *Queue, MemObject *Img,
+                              MemObject *Buf, const size_t *Origin,
+                              const size_t *Region, size_t Offset,
+                              bool ToBuffer, Command &Cmd) {
   if (cl_int Err = checkQueueImages(Queue, {Img, Buf}))
     return Err;
   const ImageInfo &I = *Img->image();
@@ -802,12 +800,6 @@ cl_int enqueueImageBuffer(cl_command_queue Q, cl_mem ImageHandle,
   if (I.Buffer == Buf || (Buf->parent() && I.Buffer == Buf->parent()))
     return WEFT_ERROR(CL_INVALID_MEM_OBJECT,
                       "the buffer is the image's own buffer");
-  if (cl_int Err = validateWaitList(NumEvents, WaitList, &Queue->context()))
-    return Err;
-  Event *E = Queue->beginCommand(ToBuffer ? CL_COMMAND_COPY_IMAGE_TO_BUFFER
-                                          : CL_COMMAND_COPY_BUFFER_TO_IMAGE,
-                                 NumEvents, WaitList);
-  Command &Cmd = E->command();
   char *ImgStart = static_cast<char *>(Img->deviceAddress(Queue->device())) +
                    imageOffset(I, Origin);
   char *BufStart =
@@ -824,6 +816,29 @@ cl_int enqueueImageBuffer(cl_command_queue Q, cl_mem ImageHandle,
   Cmd.Rect.SrcSlicePitch = ToBuffer ? ImgS2 : BufS2;
   Cmd.Rect.DstRowPitch = ToBuffer ? BufS1 : ImgS1;
   Cmd.Rect.DstSlicePitch = ToBuffer ? BufS2 : ImgS2;
+  return CL_SUCCESS;
+}
+
+namespace {
+
+cl_int enqueueImageBuffer(cl_command_queue Q, cl_mem ImageHandle,
+                          cl_mem BufferHandle, const size_t *Origin,
+                          const size_t *Region, size_t Offset,
+                          cl_uint NumEvents, const cl_event *WaitList,
+                          cl_event *EventRet, bool ToBuffer) {
+  CommandQueue *Queue = castQueue(Q);
+  MemObject *Img = castImage(ImageHandle);
+  MemObject *Buf = castBuffer(BufferHandle);
+  Command Cmd;
+  if (cl_int Err = prepareCopyImageBuffer(Queue, Img, Buf, Origin, Region,
+                                          Offset, ToBuffer, Cmd))
+    return Err;
+  if (cl_int Err = validateWaitList(NumEvents, WaitList, &Queue->context()))
+    return Err;
+  Event *E = Queue->beginCommand(ToBuffer ? CL_COMMAND_COPY_IMAGE_TO_BUFFER
+                                          : CL_COMMAND_COPY_BUFFER_TO_IMAGE,
+                                 NumEvents, WaitList);
+  E->setCommand(std::move(Cmd));
   holdUntilComplete(E, Img);
   holdUntilComplete(E, Buf);
   return Queue->finishEnqueue(E, EventRet);
@@ -929,6 +944,70 @@ cl_sampler createSampler(cl_context C, const cl_sampler_properties *Properties,
 }
 
 } // namespace
+
+cl_int prepareCopyImage(CommandQueue *Queue, MemObject *Src, MemObject *Dst,
+                        const size_t *SrcOrigin, const size_t *DstOrigin,
+                        const size_t *Region, Command &Cmd) {
+  if (cl_int Err = checkQueueImages(Queue, {Src, Dst}))
+    return Err;
+  const ImageInfo &S = *Src->image(), &D = *Dst->image();
+  if (S.Format.image_channel_order != D.Format.image_channel_order ||
+      S.Format.image_channel_data_type != D.Format.image_channel_data_type)
+    return WEFT_ERROR(CL_IMAGE_FORMAT_MISMATCH, "image formats differ");
+  if (cl_int Err = validateImageRegion(S, SrcOrigin, Region))
+    return Err;
+  if (cl_int Err = validateImageRegion(D, DstOrigin, Region))
+    return Err;
+  if (Src == Dst) {
+    bool Overlap = true;
+    for (int A = 0; A < 3; ++A) {
+      size_t X = SrcOrigin[A], Y = DstOrigin[A];
+      if ((X < Y ? Y - X : X - Y) >= Region[A])
+        Overlap = false;
+    }
+    if (Overlap)
+      return WEFT_ERROR(CL_MEM_COPY_OVERLAP, "source and destination overlap");
+  }
+  Cmd.Kind = CommandKind::CopyBufferRect;
+  Cmd.Src = static_cast<char *>(Src->deviceAddress(Queue->device())) +
+            imageOffset(S, SrcOrigin);
+  Cmd.Dst = static_cast<char *>(Dst->deviceAddress(Queue->device())) +
+            imageOffset(D, DstOrigin);
+  Cmd.Rect.Region[0] = Region[0] * S.ElementSize;
+  Cmd.Rect.Region[1] = Region[1];
+  Cmd.Rect.Region[2] = Region[2];
+  Cmd.Rect.SrcRowPitch = axisStride(S, 1);
+  Cmd.Rect.SrcSlicePitch = axisStride(S, 2);
+  Cmd.Rect.DstRowPitch = axisStride(D, 1);
+  Cmd.Rect.DstSlicePitch = axisStride(D, 2);
+  return CL_SUCCESS;
+}
+
+cl_int prepareFillImage(CommandQueue *Queue, MemObject *Mem,
+                        const void *FillColor, const size_t *Origin,
+                        const size_t *Region, Command &Cmd) {
+  if (cl_int Err = checkQueueImages(Queue, {Mem}))
+    return Err;
+  const ImageInfo &I = *Mem->image();
+  if (!FillColor)
+    return WEFT_ERROR(CL_INVALID_VALUE, "fill_color is NULL");
+  if (cl_int Err = validateImageRegion(I, Origin, Region))
+    return Err;
+  FillArgs Args{};
+  Args.Dst = static_cast<unsigned char *>(Mem->deviceAddress(Queue->device())) +
+             imageOffset(I, Origin);
+  std::copy(Region, Region + 3, Args.Region);
+  Args.Stride1 = axisStride(I, 1);
+  Args.Stride2 = axisStride(I, 2);
+  Args.ElementSize = I.ElementSize;
+  encodePixel(I.Format, FillColor, Args.Pixel);
+  Cmd.Kind = CommandKind::NativeKernel;
+  Cmd.Native.Fn = &fillPixels;
+  Cmd.Native.Args.resize(sizeof(Args));
+  memcpy(Cmd.Native.Args.data(), &Args, sizeof(Args));
+  return CL_SUCCESS;
+}
+
 } // namespace weft
 
 using namespace weft;
@@ -1069,42 +1148,14 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(
   CommandQueue *Queue = castQueue(Q);
   MemObject *Src = castImage(SrcImage);
   MemObject *Dst = castImage(DstImage);
-  if (cl_int Err = checkQueueImages(Queue, {Src, Dst}))
+  Command Cmd;
+  if (cl_int Err =
+          prepareCopyImage(Queue, Src, Dst, SrcOrigin, DstOrigin, Region, Cmd))
     return Err;
-  const ImageInfo &S = *Src->image(), &D = *Dst->image();
-  if (S.Format.image_channel_order != D.Format.image_channel_order ||
-      S.Format.image_channel_data_type != D.Format.image_channel_data_type)
-    return WEFT_ERROR(CL_IMAGE_FORMAT_MISMATCH, "image formats differ");
-  if (cl_int Err = validateImageRegion(S, SrcOrigin, Region))
-    return Err;
-  if (cl_int Err = validateImageRegion(D, DstOrigin, Region))
-    return Err;
-  if (Src == Dst) {
-    bool Overlap = true;
-    for (int A = 0; A < 3; ++A) {
-      size_t X = SrcOrigin[A], Y = DstOrigin[A];
-      if ((X < Y ? Y - X : X - Y) >= Region[A])
-        Overlap = false;
-    }
-    if (Overlap)
-      return WEFT_ERROR(CL_MEM_COPY_OVERLAP, "source and destination overlap");
-  }
   if (cl_int Err = validateWaitList(NumEvents, WaitList, &Queue->context()))
     return Err;
   Event *E = Queue->beginCommand(CL_COMMAND_COPY_IMAGE, NumEvents, WaitList);
-  Command &Cmd = E->command();
-  Cmd.Kind = CommandKind::CopyBufferRect;
-  Cmd.Src = static_cast<char *>(Src->deviceAddress(Queue->device())) +
-            imageOffset(S, SrcOrigin);
-  Cmd.Dst = static_cast<char *>(Dst->deviceAddress(Queue->device())) +
-            imageOffset(D, DstOrigin);
-  Cmd.Rect.Region[0] = Region[0] * S.ElementSize;
-  Cmd.Rect.Region[1] = Region[1];
-  Cmd.Rect.Region[2] = Region[2];
-  Cmd.Rect.SrcRowPitch = axisStride(S, 1);
-  Cmd.Rect.SrcSlicePitch = axisStride(S, 2);
-  Cmd.Rect.DstRowPitch = axisStride(D, 1);
-  Cmd.Rect.DstSlicePitch = axisStride(D, 2);
+  E->setCommand(std::move(Cmd));
   holdUntilComplete(E, Src);
   holdUntilComplete(E, Dst);
   return Queue->finishEnqueue(E, EventRet);
@@ -1116,29 +1167,13 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(
     const cl_event *WaitList, cl_event *EventRet) {
   CommandQueue *Queue = castQueue(Q);
   MemObject *Mem = castImage(Image);
-  if (cl_int Err = checkQueueImages(Queue, {Mem}))
-    return Err;
-  const ImageInfo &I = *Mem->image();
-  if (!FillColor)
-    return WEFT_ERROR(CL_INVALID_VALUE, "fill_color is NULL");
-  if (cl_int Err = validateImageRegion(I, Origin, Region))
+  Command Cmd;
+  if (cl_int Err = prepareFillImage(Queue, Mem, FillColor, Origin, Region, Cmd))
     return Err;
   if (cl_int Err = validateWaitList(NumEvents, WaitList, &Queue->context()))
     return Err;
-  FillArgs Args{};
-  Args.Dst = static_cast<unsigned char *>(Mem->deviceAddress(Queue->device())) +
-             imageOffset(I, Origin);
-  std::copy(Region, Region + 3, Args.Region);
-  Args.Stride1 = axisStride(I, 1);
-  Args.Stride2 = axisStride(I, 2);
-  Args.ElementSize = I.ElementSize;
-  encodePixel(I.Format, FillColor, Args.Pixel);
   Event *E = Queue->beginCommand(CL_COMMAND_FILL_IMAGE, NumEvents, WaitList);
-  Command &Cmd = E->command();
-  Cmd.Kind = CommandKind::NativeKernel;
-  Cmd.Native.Fn = &fillPixels;
-  Cmd.Native.Args.resize(sizeof(Args));
-  memcpy(Cmd.Native.Args.data(), &Args, sizeof(Args));
+  E->setCommand(std::move(Cmd));
   holdUntilComplete(E, Mem);
   return Queue->finishEnqueue(E, EventRet);
 }

@@ -46,6 +46,24 @@ struct ImageInfo {
 /// Bytes per pixel of a supported format, 0 if the format is invalid.
 size_t imageElementSize(const cl_image_format &Format);
 
+class CommandQueue;
+
+/// The checks of clEnqueueCopyImage, clEnqueueFillImage and
+/// clEnqueueCopyImageToBuffer/BufferToImage (ToBuffer) before the wait
+/// list's, in the specification's order; on success Cmd describes the
+/// command on Queue's device. Shared with the command-buffer recording
+/// commands. Null memory objects are refused as invalid.
+cl_int prepareCopyImage(CommandQueue *Queue, MemObject *Src, MemObject *Dst,
+                        const size_t *SrcOrigin, const size_t *DstOrigin,
+                        const size_t *Region, Command &Cmd);
+cl_int prepareFillImage(CommandQueue *Queue, MemObject *Image,
+                        const void *FillColor, const size_t *Origin,
+                        const size_t *Region, Command &Cmd);
+cl_int prepareCopyImageBuffer(CommandQueue *Queue, MemObject *Image,
+                              MemObject *Buffer, const size_t *Origin,
+                              const size_t *Region, size_t Offset,
+                              bool ToBuffer, Command &Cmd);
+
 class Sampler : public _cl_sampler, public RefCounted<Sampler> {
 public:
   Sampler(Context &Ctx, bool Normalized, cl_addressing_mode Addressing,

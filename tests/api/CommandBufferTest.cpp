@@ -25,6 +25,10 @@ struct CommandBufferFunctions {
   clCommandCopyBufferRectKHR_fn CopyRect = nullptr;
   clCommandFillBufferKHR_fn Fill = nullptr;
   clCommandNDRangeKernelKHR_fn NDRange = nullptr;
+  clCommandFillImageKHR_fn FillImage = nullptr;
+  clCommandCopyImageKHR_fn CopyImage = nullptr;
+  clCommandCopyImageToBufferKHR_fn ImageToBuffer = nullptr;
+  clCommandCopyBufferToImageKHR_fn BufferToImage = nullptr;
 };
 
 class CommandBuffers : public DeviceTest {
@@ -52,6 +56,10 @@ protected:
     GET(CopyRect, clCommandCopyBufferRectKHR)
     GET(Fill, clCommandFillBufferKHR)
     GET(NDRange, clCommandNDRangeKernelKHR)
+    GET(FillImage, clCommandFillImageKHR)
+    GET(CopyImage, clCommandCopyImageKHR)
+    GET(ImageToBuffer, clCommandCopyImageToBufferKHR)
+    GET(BufferToImage, clCommandCopyBufferToImageKHR)
 #undef GET
   }
   void TearDown() override {
@@ -203,6 +211,55 @@ TEST_P(CommandBuffers, CopiesAndFillsCheckedOnTheHost) {
   for (size_t Row = 0; Row < 3; ++Row)
     for (size_t Col = 0; Col < 8; ++Col)
       ASSERT_EQ(RectOut[Row * 8 + Col], cl_int((Row + 1) * 16 + 4 + Col));
+}
+
+// The image commands, replayed twice: a buffer written into one image, a
+// fill of part of another, an image-to-image copy, read back to a buffer.
+TEST_P(CommandBuffers, ImageCommandsCheckedOnTheHost) {
+  if (!deviceInfo<cl_bool>(Device, CL_DEVICE_IMAGE_SUPPORT))
+    GTEST_SKIP() << "no images";
+  constexpr size_t W = 8, H = 4;
+  cl_image_format Format{CL_R, CL_UNSIGNED_INT32};
+  cl_image_desc Desc{};
+  Desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  Desc.image_width = W;
+  Desc.image_height = H;
+  cl_int Err = CL_SUCCESS;
+  MemRef A(clCreateImage(Context, CL_MEM_READ_WRITE, &Format, &Desc, nullptr,
+                         &Err));
+  ASSERT_CL_OK(Err);
+  MemRef Bimg(clCreateImage(Context, CL_MEM_READ_WRITE, &Format, &Desc,
+                            nullptr, &Err));
+  ASSERT_CL_OK(Err);
+  std::vector<cl_int> Init(W * H);
+  for (size_t I = 0; I < W * H; ++I)
+    Init[I] = cl_int(100 + I);
+  MemRef In(makeBufferFrom(Init)), Out(makeBufferFrom(std::vector<cl_int>(W * H)));
+  cl_command_buffer_khr B = create();
+  size_t Zero[3] = {0, 0, 0}, Whole[3] = {W, H, 1};
+  size_t FillOrigin[3] = {2, 1, 0}, FillRegion[3] = {3, 2, 1};
+  cl_uint Color[4] = {7, 0, 0, 0};
+  cl_sync_point_khr Loaded, Filled, Copied;
+  ASSERT_CL_OK(F.BufferToImage(B, nullptr, In, A, 0, Zero, Whole, 0, nullptr,
+                               &Loaded, nullptr));
+  ASSERT_CL_OK(F.FillImage(B, nullptr, A, Color, FillOrigin, FillRegion, 1,
+                           &Loaded, &Filled, nullptr));
+  ASSERT_CL_OK(F.CopyImage(B, nullptr, A, Bimg, Zero, Zero, Whole, 1, &Filled,
+                           &Copied, nullptr));
+  ASSERT_CL_OK(F.ImageToBuffer(B, nullptr, Bimg, Out, Zero, Whole, 0, 1,
+                               &Copied, nullptr, nullptr));
+  ASSERT_CL_OK(F.Finalize(B));
+  for (int Run = 0; Run < 2; ++Run) {
+    ASSERT_CL_OK(F.Enqueue(0, nullptr, B, 0, nullptr, nullptr));
+    ASSERT_CL_OK(clFinish(Queue));
+    std::vector<cl_int> Got = read(Out, W * H);
+    for (size_t Y = 0; Y < H; ++Y)
+      for (size_t X = 0; X < W; ++X) {
+        bool InFill = X >= 2 && X < 5 && Y >= 1 && Y < 3;
+        ASSERT_EQ(Got[Y * W + X], InFill ? 7 : Init[Y * W + X])
+            << "run " << Run << " x " << X << " y " << Y;
+      }
+  }
 }
 
 // On an out-of-order queue only sync points and barriers order the
