@@ -203,11 +203,11 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
   nameUuid("weft driver\n" + compilerIdentity(), Desc.DriverUuid);
   Desc.Extensions.push_back(named("cl_khr_device_uuid", 1, 0));
   // Command buffers replay recorded commands through the runtime's event
-  // DAG (lib/CL/CommandBuffer.cpp): on any queue the device takes, a
-  // submission while another is pending included. Not printf yet: the
-  // CTS's basic_printf and simultaneous_printf find no output of replayed
-  // kernels. 0.9.1 is the version <CL/cl_ext.h> declares.
+  // DAG (lib/CL/CommandBuffer.cpp): on any queue the device takes, printf
+  // included, a submission while another is pending included. 0.9.1 is
+  // the version <CL/cl_ext.h> declares.
   Desc.CommandBufferCapabilities =
+      CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR |
       CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR |
       CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR;
   Desc.Extensions.push_back(named("cl_khr_command_buffer", 0, 9, 1));

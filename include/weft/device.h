@@ -74,7 +74,9 @@ struct DeviceDescription {
   cl_device_fp_config DoubleFpConfig = 0;
   cl_device_fp_config HalfFpConfig = 0;
   size_t ProfilingTimerResolution = 1;
-  size_t PrintfBufferSize = 1 << 20;
+  /// 16 MiB: a buffer is made only for kernels that call printf, and its
+  /// pages are touched only as records fill it.
+  size_t PrintfBufferSize = 16 << 20;
   bool HostUnifiedMemory = true;
   bool NonUniformWorkGroupSupport = false;
   cl_command_queue_properties QueueProperties =
