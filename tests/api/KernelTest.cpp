@@ -27,6 +27,18 @@ const char *const ArgsSource =
     "  Out[I] = (int)(get_local_size(0) * 10 + get_local_size(1));\n"
     "}\n";
 
+/// 256 KiB of private array per work-item, live across a barrier: the
+/// context arrays limit the work-group far below a CPU device's maximum.
+const char *const BigPrivateArraySource =
+    "kernel void big(global float *Out) {\n"
+    "  float P[65536];\n"
+    "  size_t L = get_local_id(0);\n"
+    "  for (int I = 0; I < 65536; ++I)\n"
+    "    P[I] = (float)(I + L);\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  Out[get_global_id(0)] = P[(L * 31) % 65536];\n"
+    "}\n";
+
 class Kernels : public DeviceTest {
 protected:
   void SetUp() override {
@@ -37,6 +49,14 @@ protected:
     ASSERT_NE(K.get(), nullptr);
     Out.reset(makeBuffer(CL_MEM_READ_WRITE, 64 * sizeof(cl_int)));
     ASSERT_NE(Out.get(), nullptr);
+  }
+  /// args(Out, Value, 16 ints of Scratch, (X, 0, 0, 0)).
+  void setArgs(cl_mem Buf, cl_int Value, cl_float X) {
+    cl_float4 V = {{X, 0, 0, 0}};
+    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Buf));
+    ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(Value), &Value));
+    ASSERT_CL_OK(clSetKernelArg(K, 2, 16 * sizeof(cl_int), nullptr));
+    ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(V), &V));
   }
   KernelRef K;
   MemRef Out;
@@ -325,16 +345,7 @@ TEST_P(Kernels, SuggestedLocalWorkSizeFollowsTheKernel) {
 
   // 256 KiB live across a barrier per work-item: the kernel's limit is far
   // below the device's, and the suggestion stays within it.
-  const char *Source =
-      "kernel void big(global float *Out) {\n"
-      "  float P[65536];\n"
-      "  size_t L = get_local_id(0);\n"
-      "  for (int I = 0; I < 65536; ++I)\n"
-      "    P[I] = (float)(I + L);\n"
-      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
-      "  Out[get_global_id(0)] = P[(L * 31) % 65536];\n"
-      "}\n";
-  KernelRef Big(makeKernel(Source, "big"));
+  KernelRef Big(makeKernel(BigPrivateArraySource, "big"));
   ASSERT_NE(Big.get(), nullptr);
   ASSERT_CL_OK(clSetKernelArg(Big, 0, sizeof(cl_mem), &OutMem));
   size_t Limit =
@@ -421,12 +432,7 @@ TEST_P(Kernels, ArgumentsDoNotKeepBuffersAlive) {
   ASSERT_NE(Buf, nullptr);
   ASSERT_CL_OK(clSetMemObjectDestructorCallback(Buf, countDestruction,
                                                 &Destroyed));
-  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Buf));
-  cl_int Value = 5;
-  cl_float4 V = {{2, 0, 0, 0}};
-  ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(Value), &Value));
-  ASSERT_CL_OK(clSetKernelArg(K, 2, 16 * sizeof(cl_int), nullptr));
-  ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(V), &V));
+  ASSERT_NO_FATAL_FAILURE(setArgs(Buf, 5, 2));
   size_t Global = 64, Local = 16;
   ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, &Local,
                                       0, nullptr, nullptr));
@@ -470,12 +476,7 @@ TEST_P(Kernels, EnqueueWithReleasedBufferArgument) {
   WEFT_ONLY("the specification leaves this undefined");
   cl_mem Buf = makeBuffer(CL_MEM_READ_WRITE, 64 * sizeof(cl_int));
   ASSERT_NE(Buf, nullptr);
-  cl_int Value = 1;
-  cl_float4 V = {{0, 0, 0, 0}};
-  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Buf));
-  ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(Value), &Value));
-  ASSERT_CL_OK(clSetKernelArg(K, 2, 16 * sizeof(cl_int), nullptr));
-  ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(V), &V));
+  ASSERT_NO_FATAL_FAILURE(setArgs(Buf, 1, 0));
   ASSERT_CL_OK(clReleaseMemObject(Buf));
   size_t Global = 64;
   EXPECT_CL(CL_INVALID_MEM_OBJECT,
@@ -546,16 +547,7 @@ TEST_P(KernelMemory, PrivateArrayLiveAcrossBarrier) {
 TEST_P(KernelMemory, ContextArraysLimitTheWorkGroup) {
   // 256 KiB live across a barrier per work-item: the private arena a worker
   // may hold allows far fewer work-items than a CPU device's maximum.
-  const char *Source =
-      "kernel void big(global float *Out) {\n"
-      "  float P[65536];\n"
-      "  size_t L = get_local_id(0);\n"
-      "  for (int I = 0; I < 65536; ++I)\n"
-      "    P[I] = (float)(I + L);\n"
-      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
-      "  Out[get_global_id(0)] = P[(L * 31) % 65536];\n"
-      "}\n";
-  KernelRef K(makeKernel(Source, "big"));
+  KernelRef K(makeKernel(BigPrivateArraySource, "big"));
   ASSERT_NE(K.get(), nullptr);
   cl_ulong Private = 0;
   ASSERT_CL_OK(clGetKernelWorkGroupInfo(K, Device, CL_KERNEL_PRIVATE_MEM_SIZE,
