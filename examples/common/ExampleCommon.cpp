@@ -140,7 +140,7 @@ double Session::timeMedian(const std::function<void()> &Launch,
   if (Prepare)
     Prepare();
   Launch();
-  check(clFinish(Queue), "clFinish");
+  finish(*this);
   std::vector<double> Times;
   for (unsigned I = 0; I < Opts->Iterations; ++I) {
     if (Prepare) {
@@ -149,7 +149,7 @@ double Session::timeMedian(const std::function<void()> &Launch,
     }
     auto Start = std::chrono::steady_clock::now();
     Launch();
-    check(clFinish(Queue), "clFinish");
+    finish(*this);
     Times.push_back(std::chrono::duration<double, std::milli>(
                         std::chrono::steady_clock::now() - Start)
                         .count());
@@ -199,11 +199,41 @@ void readBuffer(Session &S, cl_mem Buffer, void *Data, size_t Bytes) {
         "clEnqueueReadBuffer");
 }
 
+/// Flushes, then spins on the event's status until it is final, the way
+/// the classic SDK samples wait; releases the event.
+static void pollEvent(Session &S, cl_event E) {
+  check(clFlush(S.Queue), "clFlush");
+  cl_int Status = CL_QUEUED;
+  cl_int Err;
+  do
+    Err = clGetEventInfo(E, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(Status),
+                         &Status, nullptr);
+  while (Err == CL_SUCCESS && Status > CL_COMPLETE);
+  clReleaseEvent(E);
+  check(Err, "clGetEventInfo");
+  check(Status, "command status");
+}
+
+void finish(Session &S) {
+  if (!S.Opts || !S.Opts->Poll) {
+    check(clFinish(S.Queue), "clFinish");
+    return;
+  }
+  cl_event Marker;
+  check(clEnqueueMarkerWithWaitList(S.Queue, 0, nullptr, &Marker),
+        "clEnqueueMarkerWithWaitList");
+  pollEvent(S, Marker);
+}
+
 void enqueue(Session &S, cl_kernel K, cl_uint Dims, const size_t *Global,
              const size_t *Local) {
+  bool Poll = S.Opts && S.Opts->Poll;
+  cl_event E = nullptr;
   check(clEnqueueNDRangeKernel(S.Queue, K, Dims, nullptr, Global, Local, 0,
-                               nullptr, nullptr),
+                               nullptr, Poll ? &E : nullptr),
         "clEnqueueNDRangeKernel");
+  if (Poll)
+    pollEvent(S, E);
 }
 
 void enqueue1D(Session &S, cl_kernel K, size_t Global, size_t Local) {
@@ -227,13 +257,14 @@ namespace {
                         const char *SizeMeaning, int Status) {
   fprintf(Status ? stderr : stdout,
           "usage: %s [--platform <substring>] [--device <index>] "
-          "[--size <N>] [--iterations <N>]\n"
+          "[--size <N>] [--iterations <N>] [--poll]\n"
           "  --platform   platform whose name contains the text (default: "
           "the first)\n"
           "  --device     index of one device of that platform (default: "
           "all)\n"
           "  --size       %s (default %zu)\n"
-          "  --iterations timed kernel launches (default 10)\n",
+          "  --iterations timed kernel launches (default 10)\n"
+          "  --poll       wait for each launch by polling its event status\n",
           Prog, SizeMeaning, DefaultSize);
   exit(Status);
 }
@@ -300,6 +331,10 @@ int runExample(int Argc, char **Argv, const char *Name, size_t DefaultSize,
     }
     if (Arg == "--help" || Arg == "-h")
       usage(Prog, DefaultSize, SizeMeaning, 0);
+    if (Arg == "--poll" && !HasValue) {
+      Opts.Poll = true;
+      continue;
+    }
     bool Known = Arg == "--platform" || Arg == "--device" ||
                  Arg == "--size" || Arg == "--iterations";
     if (!Known) {

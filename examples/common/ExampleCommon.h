@@ -8,6 +8,9 @@
 //   --device <index>        one device of that platform (default: all)
 //   --size <N>              problem size (meaning depends on the sample)
 //   --iterations <N>        timed kernel launches (default 10)
+//   --poll                  wait for each launch the way many SDK samples
+//                           do: flush, then call clGetEventInfo in a loop
+//                           until its event is complete (default: clFinish)
 //
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_EXAMPLES_EXAMPLECOMMON_H
@@ -27,6 +30,7 @@ struct Options {
   int Device = -1;        ///< device index; -1: every device
   size_t Size = 0;        ///< problem size
   unsigned Iterations = 10;
+  bool Poll = false;      ///< wait by polling event status (--poll)
 };
 
 /// One device with a context and an in-order queue.
@@ -116,7 +120,12 @@ void readBuffer(Session &S, cl_mem Buffer, std::vector<T> &Data) {
   readBuffer(S, Buffer, Data.data(), Data.size() * sizeof(T));
 }
 
-/// clEnqueueNDRangeKernel without events; Local may be null. Throws.
+/// Waits for everything enqueued on S's queue: clFinish, or with --poll a
+/// marker's status polled with clGetEventInfo. Throws.
+void finish(Session &S);
+
+/// clEnqueueNDRangeKernel; Local may be null. With --poll, waits for the
+/// launch by polling its event, as SDK samples do. Throws.
 void enqueue(Session &S, cl_kernel K, cl_uint Dims, const size_t *Global,
              const size_t *Local);
 /// One-dimensional form.
