@@ -271,6 +271,7 @@ public:
     {
       std::lock_guard<std::mutex> Guard(Lock);
       Jobs.push_back(std::move(J));
+      JobCount.store(Jobs.size(), std::memory_order_relaxed);
       Asleep = Sleepers;
     }
     Queued.fetch_add(1, std::memory_order_release);
@@ -287,6 +288,10 @@ public:
   void runQueuedWork(const std::function<bool()> &Done) override {
     WorkerScratch &S = helperScratch();
     while (!Done()) {
+      // Applications polling an event call this in a tight loop: with
+      // nothing queued they must not take the workers' lock.
+      if (!JobCount.load(std::memory_order_relaxed))
+        return;
       std::shared_ptr<Job> J;
       {
         std::lock_guard<std::mutex> Guard(Lock);
@@ -306,6 +311,7 @@ private:
       if (!Jobs.front()->exhausted())
         return Jobs.front();
       Jobs.pop_front();
+      JobCount.store(Jobs.size(), std::memory_order_relaxed);
     }
     return nullptr;
   }
@@ -412,6 +418,8 @@ private:
   std::mutex Lock;
   std::condition_variable Wake;
   std::deque<std::shared_ptr<Job>> Jobs;
+  /// Jobs.size(), readable without Lock.
+  std::atomic<size_t> JobCount{0};
   /// Jobs ever submitted: spinning workers watch it change.
   std::atomic<uint64_t> Queued{0};
   /// Workers blocked on Wake (guarded by Lock).

@@ -38,9 +38,25 @@ Event::~Event() {
   Ctx.releaseInternal();
 }
 
-cl_int Event::status() const {
-  std::lock_guard<std::mutex> Guard(Lock);
-  return Status;
+cl_int Event::pollStatus() {
+  cl_int Current = status();
+  if (Current <= CL_COMPLETE || !Queue)
+    return Current;
+  // An application that spins on the status holds a core. When other
+  // processes hold the rest, the device's workers wait a whole scheduler
+  // time slice for a core (milliseconds per command: FloydWarshall --poll
+  // 256 beside a busy loop per core ran 930 ms vs 2.3 ms with clFinish), so
+  // the poller runs one piece of queued work itself. One piece, not the
+  // command: an application polling between host work keeps its overlap.
+  // Done() is asked before the first piece and after each one.
+  unsigned Asked = 0;
+  Queue->device().driver().runQueuedWork(
+      [&] { return ++Asked > 1 || status() <= CL_COMPLETE; });
+  // Nothing to run here: the command's last pieces are on workers, which
+  // may be waiting for this very core.
+  if (Asked == 1 && status() > CL_COMPLETE)
+    sched_yield();
+  return status();
 }
 
 void Event::addDependency(Event *Dep, bool PropagatesFailure) {
@@ -221,7 +237,6 @@ void Event::addCallback(cl_int WhenStatus, CallbackFn Fn, void *UserData) {
 }
 
 cl_ulong Event::profilingTime(cl_profiling_info Which) const {
-  std::lock_guard<std::mutex> Guard(Lock);
   switch (Which) {
   case CL_PROFILING_COMMAND_QUEUED:
     return Queued;
@@ -300,7 +315,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetEventInfo(cl_event EventId,
     return returnValue<cl_command_type>(E->commandType(), ParamValueSize,
                                         ParamValue, ParamValueSizeRet);
   case CL_EVENT_COMMAND_EXECUTION_STATUS:
-    return returnValue<cl_int>(E->status(), ParamValueSize, ParamValue,
+    return returnValue<cl_int>(E->pollStatus(), ParamValueSize, ParamValue,
                                ParamValueSizeRet);
   case CL_EVENT_REFERENCE_COUNT:
     return returnValue<cl_uint>(E->referenceCount(), ParamValueSize,

@@ -17,6 +17,7 @@
 
 #include "weft/device.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
@@ -39,7 +40,13 @@ public:
   Context &context() const { return Ctx; }
   CommandQueue *queue() const { return Queue; }
   cl_command_type commandType() const { return Type; }
-  cl_int status() const;
+  /// Takes no lock: applications poll it in tight loops.
+  cl_int status() const { return Status.load(std::memory_order_acquire); }
+  /// The status for an application polling it (clGetEventInfo): while the
+  /// command is not final, the polling thread first runs a piece of queued
+  /// work of the device, so that a command whose workers lost their cores
+  /// to other processes still advances (see Event.cpp).
+  cl_int pollStatus();
   Command &command() { return Cmd; }
   /// Takes over From's description of the work (all but RuntimeData).
   void setCommand(Command &&From) {
@@ -63,6 +70,8 @@ public:
   /// Blocks until the event is complete or failed; returns its status.
   cl_int wait();
   void addCallback(cl_int Status, CallbackFn Fn, void *UserData);
+  /// Only once status() is CL_COMPLETE: the times are final then, and
+  /// read without a lock.
   cl_ulong profilingTime(cl_profiling_info Which) const;
 
   // Called through the driver interface.
@@ -87,7 +96,9 @@ private:
 
   mutable std::mutex Lock;
   std::condition_variable Finished;
-  cl_int Status = CL_QUEUED;
+  /// Written under Lock, read without it (status()). The profiling times
+  /// are written before the final status is published.
+  std::atomic<cl_int> Status{CL_QUEUED};
   /// Dependencies not complete yet, plus one until submit() is called.
   unsigned PendingDependencies = 1;
   bool DependencyFailed = false;
