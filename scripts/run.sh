@@ -12,7 +12,8 @@ EXAMPLES=(VectorAdd Saxpy MatrixMultiplication Mandelbrot BlackScholes
   BinarySearch BinomialOption BitonicSort DCT DwtHaar1D FastWalshTransform
   FloydWarshall Histogram MatrixMultiplicationTiled MatrixTranspose
   MersenneTwister NBody PrefixSum RadixSort Reduction ScanLargeArrays
-  SimpleConvolution SobelFilter Stream LaunchLatency)
+  SimpleConvolution SobelFilter Stream LaunchLatency RecursiveGaussian
+  AESEncryptDecrypt)
 
 "$ROOT/scripts/install-deps.sh"
 "$ROOT/scripts/build.sh"

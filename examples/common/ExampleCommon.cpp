@@ -254,8 +254,10 @@ std::string mismatch(const char *What, size_t Index, double Got, double Want) {
 namespace {
 
 [[noreturn]] void usage(const char *Prog, size_t DefaultSize,
-                        const char *SizeMeaning, int Status) {
-  fprintf(Status ? stderr : stdout,
+                        const char *SizeMeaning,
+                        const std::vector<Switch> &Switches, int Status) {
+  FILE *Out = Status ? stderr : stdout;
+  fprintf(Out,
           "usage: %s [--platform <substring>] [--device <index>] "
           "[--size <N>] [--iterations <N>] [--poll]\n"
           "  --platform   platform whose name contains the text (default: "
@@ -266,18 +268,21 @@ namespace {
           "  --iterations timed kernel launches (default 10)\n"
           "  --poll       wait for each launch by polling its event status\n",
           Prog, SizeMeaning, DefaultSize);
+  for (const Switch &Sw : Switches)
+    fprintf(Out, "  %-12s %s\n", Sw.Name, Sw.Help);
   exit(Status);
 }
 
 unsigned long long parseNumber(const char *Prog, const char *Flag,
                                const char *Text, size_t DefaultSize,
-                               const char *SizeMeaning) {
+                               const char *SizeMeaning,
+                               const std::vector<Switch> &Switches) {
   char *End = nullptr;
   unsigned long long V = strtoull(Text, &End, 10);
   if (!*Text || *End || Text[0] == '-') {
     fprintf(stderr, "%s: %s needs a non-negative integer, not \"%s\"\n", Prog,
             Flag, Text);
-    usage(Prog, DefaultSize, SizeMeaning, 2);
+    usage(Prog, DefaultSize, SizeMeaning, Switches, 2);
   }
   return V;
 }
@@ -316,6 +321,12 @@ cl_platform_id findPlatform(const std::string &Wanted) {
 int runExample(int Argc, char **Argv, const char *Name, size_t DefaultSize,
                const char *SizeMeaning,
                const std::function<Result(Session &)> &Run) {
+  return runExample(Argc, Argv, Name, DefaultSize, SizeMeaning, {}, Run);
+}
+
+int runExample(int Argc, char **Argv, const char *Name, size_t DefaultSize,
+               const char *SizeMeaning, const std::vector<Switch> &Switches,
+               const std::function<Result(Session &)> &Run) {
   Options Opts;
   Opts.Size = DefaultSize;
   const char *Prog = Argv[0];
@@ -330,21 +341,27 @@ int runExample(int Argc, char **Argv, const char *Name, size_t DefaultSize,
       HasValue = true;
     }
     if (Arg == "--help" || Arg == "-h")
-      usage(Prog, DefaultSize, SizeMeaning, 0);
+      usage(Prog, DefaultSize, SizeMeaning, Switches, 0);
     if (Arg == "--poll" && !HasValue) {
       Opts.Poll = true;
+      continue;
+    }
+    auto Own = std::find_if(Switches.begin(), Switches.end(),
+                            [&](const Switch &Sw) { return Arg == Sw.Name; });
+    if (Own != Switches.end() && !HasValue) {
+      Opts.Switches.insert(Arg);
       continue;
     }
     bool Known = Arg == "--platform" || Arg == "--device" ||
                  Arg == "--size" || Arg == "--iterations";
     if (!Known) {
       fprintf(stderr, "%s: unknown option \"%s\"\n", Prog, Argv[I]);
-      usage(Prog, DefaultSize, SizeMeaning, 2);
+      usage(Prog, DefaultSize, SizeMeaning, Switches, 2);
     }
     if (!HasValue) {
       if (I + 1 >= Argc) {
         fprintf(stderr, "%s: %s needs a value\n", Prog, Arg.c_str());
-        usage(Prog, DefaultSize, SizeMeaning, 2);
+        usage(Prog, DefaultSize, SizeMeaning, Switches, 2);
       }
       Value = Argv[++I];
     }
@@ -352,14 +369,14 @@ int runExample(int Argc, char **Argv, const char *Name, size_t DefaultSize,
       Opts.Platform = Value;
     else if (Arg == "--device")
       Opts.Device = int(parseNumber(Prog, "--device", Value.c_str(),
-                                    DefaultSize, SizeMeaning));
+                                    DefaultSize, SizeMeaning, Switches));
     else if (Arg == "--size")
-      Opts.Size = size_t(parseNumber(Prog, "--size", Value.c_str(),
-                                     DefaultSize, SizeMeaning));
+      Opts.Size = size_t(parseNumber(Prog, "--size", Value.c_str(), DefaultSize,
+                                     SizeMeaning, Switches));
     else
-      Opts.Iterations = unsigned(parseNumber(Prog, "--iterations",
-                                             Value.c_str(), DefaultSize,
-                                             SizeMeaning));
+      Opts.Iterations =
+          unsigned(parseNumber(Prog, "--iterations", Value.c_str(), DefaultSize,
+                               SizeMeaning, Switches));
   }
   if (Opts.Size == 0) {
     fprintf(stderr, "%s: --size must be positive\n", Prog);

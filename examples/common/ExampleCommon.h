@@ -12,6 +12,9 @@
 //                           do: flush, then call clGetEventInfo in a loop
 //                           until its event is complete (default: clFinish)
 //
+// A sample may also declare on/off switches of its own (see Switch), e.g.
+// SobelFilter's --rgba.
+//
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_EXAMPLES_EXAMPLECOMMON_H
 #define WEFT_EXAMPLES_EXAMPLECOMMON_H
@@ -19,6 +22,7 @@
 #include <CL/cl.h>
 
 #include <functional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,6 +35,16 @@ struct Options {
   size_t Size = 0;        ///< problem size
   unsigned Iterations = 10;
   bool Poll = false;      ///< wait by polling event status (--poll)
+  std::set<std::string> Switches; ///< the sample's own switches given
+
+  /// True when the sample's switch \p Name (with its dashes) was given.
+  bool has(const std::string &Name) const { return Switches.count(Name); }
+};
+
+/// An on/off option of one sample, off unless given on the command line.
+struct Switch {
+  const char *Name; ///< with its dashes: "--rgba"
+  const char *Help; ///< one line for the usage text
 };
 
 /// One device with a context and an in-order queue.
@@ -97,6 +111,10 @@ struct Result {
 /// failed, SkipExitStatus when none failed but one skipped.
 int runExample(int Argc, char **Argv, const char *Name, size_t DefaultSize,
                const char *SizeMeaning,
+               const std::function<Result(Session &)> &Run);
+/// The same for a sample that also accepts the switches \p Switches.
+int runExample(int Argc, char **Argv, const char *Name, size_t DefaultSize,
+               const char *SizeMeaning, const std::vector<Switch> &Switches,
                const std::function<Result(Session &)> &Run);
 
 /// Exit status of a run that skipped (ctest's SKIP_RETURN_CODE).
