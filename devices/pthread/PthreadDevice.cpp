@@ -20,17 +20,23 @@
 //     that window is picked up with no system call, and submit() wakes a
 //     sleeper only when there is one;
 //   * a thread about to block waiting for a command of this device first
-//     runs queued chunks itself (runQueuedWork), so a small command often
-//     completes on the thread that waits for it.
-// Idle workers do sleep: the spin lasts SpinMicroseconds after the last job.
+//     runs it itself when it is one chunk (runQueuedWork), so a small
+//     command completes on the thread that waits for it. Larger commands
+//     are left to the workers: a waiter joining in makes one busy thread
+//     more than cores, and on a machine shared with other processes every
+//     thread that loses its core holding a chunk stalls the command.
+//   * a thread polling a command's status (clGetEventInfo in a loop) holds
+//     a core anyway: each poll runs one piece of any queued job.
+// Idle workers do sleep: the spin lasts SpinTime after the last job.
 //
 // A worker running a job worth splitting pins itself to its core, and lets
 // go when it sleeps (WEFT_PIN_THREADS=0: never; sub-devices' workers are
-// pinned for good). While a kernel runs, the application thread helping in
-// clFinish makes one thread more than cores, and unpinned workers get moved
-// between cores, away from the L2 that holds their share
-// (MatrixMultiplicationTiled --size 512 on device 0: 2.35 -> 2.20 ms
-// pinned; weft-bench.py over two libweft copies, geomean 0.983). Pinned
+// pinned for good). Unpinned workers get moved between cores whenever a
+// third thread is busy (the application's, another process), away from the
+// L2 that holds their share (MatrixMultiplicationTiled --size 512 on device
+// 0: 2.35 -> 2.20 ms pinned; weft-bench.py over two libweft copies, geomean
+// 0.983, measured while waiters still helped with every job). More
+// workers than cores (WEFT_THREADS) are never pinned. Pinned
 // while idle, though, a spinning worker keeps the core of an application
 // thread that launches small kernels one after another (LaunchLatency
 // --device 0 --iterations 5000, empty kernel: 1.0 -> 1.75 us), so pinning
@@ -153,20 +159,22 @@ struct Job {
   }
 
   /// Claims [Begin, End) for worker Self (or a helper, Self >= SliceCount):
-  /// from the front of its own share first, in pieces of a quarter of the
-  /// share (few claims), then from the back of the others'. False when
-  /// every work-group is taken.
+  /// from the front of its own share first, then from the back of the
+  /// others'. Each claim is a quarter of what is left there (few claims),
+  /// so pieces shrink towards the end of a share: a worker that loses its
+  /// core to another process holds back little of the command, however
+  /// late in the command that happens. False when every work-group is
+  /// taken.
   bool claim(size_t Self, size_t &Begin, size_t &End) {
     if (!SliceCount) {
       Begin = Next.fetch_add(MinChunk, std::memory_order_relaxed);
       End = std::min(Total, Begin + MinChunk);
       return Begin < Total;
     }
-    if (Self < SliceCount) {
-      size_t Share = Total / SliceCount;
-      if (Slices[Self].take(true, std::max(MinChunk, Share / 4), Begin, End))
-        return true;
-    }
+    if (Self < SliceCount &&
+        Slices[Self].take(true, std::max(MinChunk, Slices[Self].left() / 4),
+                          Begin, End))
+      return true;
     for (size_t K = 1; K <= SliceCount; ++K) {
       size_t Victim = (Self + K) % SliceCount;
       if (Victim == Self)
@@ -202,7 +210,10 @@ public:
       Cores = *HostCores;
       Pinned = true;
     } else {
-      PinWhenBusy = pinRootWorkers();
+      // More workers than cores (WEFT_THREADS) share cores however they
+      // are placed; pinned, they could not move off a core that another
+      // process or worker holds.
+      PinWhenBusy = pinRootWorkers() && Workers <= hostTopology().Cores;
       // What the workers inherit, and get back when they let go.
       if (sched_getaffinity(0, sizeof(Inherited), &Inherited) != 0)
         PinWhenBusy = false;
@@ -285,7 +296,8 @@ public:
       Wake.notify_one();
   }
 
-  void runQueuedWork(const std::function<bool()> &Done) override {
+  void runQueuedWork(const std::function<bool()> &Done,
+                     Helper Kind) override {
     WorkerScratch &S = helperScratch();
     while (!Done()) {
       // Applications polling an event call this in a tight loop: with
@@ -298,6 +310,14 @@ public:
         J = frontJob();
       }
       if (!J)
+        return;
+      // A job of several chunks is the workers'. A waiting thread that
+      // joined in would make one thread more than cores, and when a
+      // thread holding a chunk loses its core the command waits a whole
+      // time slice for it: FloydWarshall --size 1024 beside a busy loop
+      // per core took 1174 ms helped, 587 ms not (pocl 3.1: 566 ms). A
+      // one-chunk job runs here: no hand-off either way.
+      if (Kind == Helper::Waiting && J->Total > J->MinChunk)
         return;
       runJob(*J, S, SIZE_MAX, &Done);
     }

@@ -225,11 +225,26 @@ public:
   /// Runs Cmd asynchronously. Every dependency of Cmd is complete.
   virtual void submit(Command *Cmd) = 0;
 
-  /// Called by a thread about to block until a command of this device
-  /// completes: the driver may run queued work on that thread until Done()
-  /// returns true or nothing is left that it can run now. Saves the
-  /// hand-offs between threads for small commands. Default: nothing.
-  virtual void runQueuedWork(const std::function<bool()> &Done) { (void)Done; }
+  /// How the thread offered to runQueuedWork would otherwise spend its time.
+  enum class Helper {
+    /// Blocked until a command completes (clFinish, clWaitForEvents): it
+    /// would sleep, so running work makes one more busy thread.
+    Waiting,
+    /// Spinning on a command's status (clGetEventInfo in a loop): it holds
+    /// a core anyway.
+    Polling,
+  };
+
+  /// Called by a thread that waits for a command of this device: the driver
+  /// may run queued work on that thread until Done() returns true (asked
+  /// before the first piece and after each) or nothing is left that it
+  /// can run now. Saves the hand-offs between threads for small commands,
+  /// and lets a command advance on a thread that has a core when the
+  /// device's own threads do not. Default: nothing.
+  virtual void runQueuedWork(const std::function<bool()> &Done, Helper Kind) {
+    (void)Done;
+    (void)Kind;
+  }
 
   /// A device of its own made of some of this device's compute units
   /// (indices below MaxComputeUnits), for clCreateSubDevices; null if the

@@ -51,7 +51,8 @@ cl_int Event::pollStatus() {
   // Done() is asked before the first piece and after each one.
   unsigned Asked = 0;
   Queue->device().driver().runQueuedWork(
-      [&] { return ++Asked > 1 || status() <= CL_COMPLETE; });
+      [&] { return ++Asked > 1 || status() <= CL_COMPLETE; },
+      DeviceDriver::Helper::Polling);
   // Nothing to run here: the command's last pieces are on workers, which
   // may be waiting for this very core.
   if (Asked == 1 && status() > CL_COMPLETE)
@@ -209,7 +210,8 @@ cl_int Event::wait() {
   // this thread with no wake-up on either side.
   if (Queue)
     Queue->device().driver().runQueuedWork(
-        [this] { return status() <= CL_COMPLETE; });
+        [this] { return status() <= CL_COMPLETE; },
+        DeviceDriver::Helper::Waiting);
   // A command that is nearly done completes faster than a futex round
   // trip: look again for a few microseconds before sleeping.
   auto SpinUntil =

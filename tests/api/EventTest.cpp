@@ -198,87 +198,156 @@ TEST_P(Events, MarkerWaitsForEarlierCommands) {
     ASSERT_EQ(V, 5);
 }
 
-// An application that waits by polling clGetEventInfo must see its command
-// advance even when no worker of the device can run it: on a machine whose
-// cores are busy with other processes, the workers wait for a core while
-// the poller holds one. The stand-in here: every worker is held by a kernel
-// that spins until the host lets it go, and the poller must run the polled
-// command itself. The basic device is one thread by definition.
-TEST_P(Events, PolledCommandAdvancesWhileWorkersAreHeld) {
-  if (GetParam().Name.rfind("basic", 0) == 0)
-    GTEST_SKIP() << "a single thread runs the basic device's commands";
-  cl_device_svm_capabilities Caps = 0;
-  ASSERT_CL_OK(
-      clGetDeviceInfo(Device, CL_DEVICE_SVM_CAPABILITIES, sizeof(Caps), &Caps,
-                      nullptr));
-  if (!(Caps & CL_DEVICE_SVM_FINE_GRAIN_BUFFER))
-    GTEST_SKIP() << "no fine-grained SVM to hold the workers with";
-  cl_uint Workers = 0;
-  ASSERT_CL_OK(clGetDeviceInfo(Device, CL_DEVICE_MAX_COMPUTE_UNITS,
-                               sizeof(Workers), &Workers, nullptr));
-  const char *Source = R"CLC(
-    kernel void hold(volatile global int *Flags) {
-      if (get_local_id(0) == 0) {
-        Flags[1 + get_group_id(0)] = 1;
-        while (Flags[0] == 0)
-          ;
-      }
+// Holds every worker of a pthread-like device in a kernel that spins on
+// fine-grained SVM until release() (or destruction): the stand-in for
+// workers that have lost their cores to other processes.
+class WorkerHold {
+public:
+  WorkerHold(cl_context Context, cl_device_id Device) : Context(Context) {
+    cl_device_svm_capabilities Caps = 0;
+    clGetDeviceInfo(Device, CL_DEVICE_SVM_CAPABILITIES, sizeof(Caps), &Caps,
+                    nullptr);
+    if (!(Caps & CL_DEVICE_SVM_FINE_GRAIN_BUFFER)) {
+      Why = "no fine-grained SVM to hold the workers with";
+      return;
     }
-  )CLC";
-  ProgramRef P(buildProgram(Context, Device, Source));
-  ASSERT_NE(P.get(), nullptr);
-  cl_int Err = CL_SUCCESS;
-  KernelRef Hold(clCreateKernel(P, "hold", &Err));
-  ASSERT_CL_OK(Err);
-  auto *Flags = static_cast<volatile cl_int *>(
-      clSVMAlloc(Context, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER,
-                 (Workers + 1) * sizeof(cl_int), 0));
-  ASSERT_NE(Flags, nullptr);
-  for (cl_uint I = 0; I <= Workers; ++I)
-    Flags[I] = 0;
-  ASSERT_CL_OK(
-      clSetKernelArgSVMPointer(Hold, 0, const_cast<cl_int *>(Flags)));
-  QueueRef Held(clCreateCommandQueueWithProperties(Context, Device, nullptr,
-                                                   &Err));
-  ASSERT_CL_OK(Err);
-  // Groups large enough for the device to hand one to each worker.
-  size_t Local = 512, Global = Workers * Local;
-  ASSERT_CL_OK(clEnqueueNDRangeKernel(Held, Hold, 1, nullptr, &Global, &Local,
-                                      0, nullptr, nullptr));
-  ASSERT_CL_OK(clFlush(Held));
-  auto allHeld = [&] {
+    clGetDeviceInfo(Device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(Workers),
+                    &Workers, nullptr);
+    const char *Source = R"CLC(
+      kernel void hold(volatile global int *Flags) {
+        if (get_local_id(0) == 0) {
+          Flags[1 + get_group_id(0)] = 1;
+          while (Flags[0] == 0)
+            ;
+        }
+      }
+    )CLC";
+    P.reset(buildProgram(Context, Device, Source));
+    cl_int Err = CL_SUCCESS;
+    K.reset(clCreateKernel(P, "hold", &Err));
+    Q.reset(clCreateCommandQueueWithProperties(Context, Device, nullptr, &Err));
+    Flags = static_cast<volatile cl_int *>(
+        clSVMAlloc(Context, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER,
+                   (Workers + 1) * sizeof(cl_int), 0));
+    if (!K || !Q || !Flags) {
+      Why = "could not set up the holding kernel";
+      return;
+    }
+    for (cl_uint I = 0; I <= Workers; ++I)
+      Flags[I] = 0;
+    clSetKernelArgSVMPointer(K, 0, const_cast<cl_int *>(Flags));
+    // Groups large enough for the device to hand one to each worker.
+    size_t Local = 512, Global = Workers * Local;
+    if (clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global, &Local, 0, nullptr,
+                               nullptr) != CL_SUCCESS ||
+        clFlush(Q) != CL_SUCCESS) {
+      Why = "could not launch the holding kernel";
+      return;
+    }
+    auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!allHeld() && std::chrono::steady_clock::now() < Deadline)
+      std::this_thread::yield();
+    if (!allHeld())
+      Why = "the holding kernel did not reach every worker";
+  }
+  ~WorkerHold() {
+    release();
+    if (Flags)
+      clSVMFree(Context, const_cast<cl_int *>(Flags));
+  }
+  /// Empty when every worker is held; else why not.
+  const char *Why = nullptr;
+  void release() {
+    if (!Flags)
+      return;
+    __atomic_store_n(&Flags[0], 1, __ATOMIC_RELEASE);
+    if (Q)
+      clFinish(Q);
+  }
+
+private:
+  bool allHeld() const {
     for (cl_uint I = 1; I <= Workers; ++I)
       if (!__atomic_load_n(&Flags[I], __ATOMIC_ACQUIRE))
         return false;
     return true;
-  };
-  auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (!allHeld() && std::chrono::steady_clock::now() < Deadline)
-    std::this_thread::yield();
-  bool Held_ = allHeld();
-  EXPECT_TRUE(Held_) << "the holding kernel did not reach every worker";
+  }
+  cl_context Context;
+  cl_uint Workers = 0;
+  ProgramRef P;
+  KernelRef K;
+  QueueRef Q;
+  volatile cl_int *Flags = nullptr;
+};
 
+// An application that waits by polling clGetEventInfo must see its command
+// advance even when no worker of the device can run it: on a machine whose
+// cores are busy with other processes, the workers wait for a core while
+// the poller holds one. So the poller runs the polled command itself. The
+// basic device is one thread by definition.
+TEST_P(Events, PolledCommandAdvancesWhileWorkersAreHeld) {
+  if (GetParam().Name.rfind("basic", 0) == 0)
+    GTEST_SKIP() << "a single thread runs the basic device's commands";
+  WorkerHold Hold(Context, Device);
+  if (Hold.Why)
+    GTEST_SKIP() << Hold.Why;
+  EventRef E;
+  size_t Global = N;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, nullptr, 0,
+                                      nullptr, E.out()));
+  ASSERT_CL_OK(clFlush(Queue));
+  cl_int S = CL_QUEUED;
+  auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while ((S = status(E)) > CL_COMPLETE &&
+         std::chrono::steady_clock::now() < Deadline)
+    ;
+  EXPECT_EQ(S, CL_COMPLETE) << "the polled command made no progress";
+  Hold.release();
+  ASSERT_CL_OK(clFinish(Queue));
+  for (cl_int V : contents())
+    ASSERT_EQ(V, 1);
+}
+
+// A thread blocked in clFinish runs a command of one work-group itself (no
+// hand-off to a worker and back), but leaves a command spread over the
+// workers to them: one more busy thread than cores, on a machine shared
+// with other processes, stalls every command whose chunk sits on a thread
+// that lost its core.
+TEST_P(Events, WaitingThreadRunsOnlySmallCommands) {
+  if (GetParam().Name.rfind("basic", 0) == 0)
+    GTEST_SKIP() << "a single thread runs the basic device's commands";
+  WorkerHold Hold(Context, Device);
+  if (Hold.Why)
+    GTEST_SKIP() << Hold.Why;
+  // One work-group: clFinish completes it while every worker is held.
+  size_t Global = 256, Local = 256;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, &Local, 0,
+                                      nullptr, nullptr));
+  ASSERT_CL_OK(clFinish(Queue));
+
+  // Many work-groups: clFinish waits for the workers. Completion is
+  // watched by a callback, since polling the status would run it.
+  static std::atomic<bool> Completed;
+  Completed = false;
   EventRef E;
   Global = N;
-  if (Held_) {
-    EXPECT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global,
-                                        nullptr, 0, nullptr, E.out()));
-    EXPECT_CL_OK(clFlush(Queue));
-    cl_int S = CL_QUEUED;
-    Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while ((S = status(E)) > CL_COMPLETE &&
-           std::chrono::steady_clock::now() < Deadline)
-      ;
-    EXPECT_EQ(S, CL_COMPLETE) << "the polled command made no progress";
-  }
-  __atomic_store_n(&Flags[0], 1, __ATOMIC_RELEASE);
-  EXPECT_CL_OK(clFinish(Held));
-  EXPECT_CL_OK(clFinish(Queue));
-  clSVMFree(Context, const_cast<cl_int *>(Flags));
-  if (Held_) {
-    for (cl_int V : contents())
-      ASSERT_EQ(V, 1);
-  }
+  Local = 16;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, &Local, 0,
+                                      nullptr, E.out()));
+  ASSERT_CL_OK(clSetEventCallback(
+      E, CL_COMPLETE, [](cl_event, cl_int, void *) { Completed = true; },
+      nullptr));
+  std::thread Waiter([&] { EXPECT_CL_OK(clFinish(Queue)); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_FALSE(Completed.load())
+      << "the thread in clFinish ran a command of " << N / Local
+      << " work-groups";
+  Hold.release();
+  Waiter.join();
+  EXPECT_TRUE(Completed.load());
+  std::vector<cl_int> V = contents();
+  for (size_t I = 0; I < N; ++I)
+    ASSERT_EQ(V[I], I < 256 ? 2 : 1) << "at " << I;
 }
 
 TEST_P(Events, InvalidWaits) {
