@@ -31,7 +31,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <dirent.h>
+#include <mutex>
 #include <dlfcn.h>
 #include <elf.h>
 #include <fcntl.h>
@@ -46,6 +48,13 @@ namespace {
 constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'K', 'C', '0', '1'};
 constexpr uint32_t FormatVersion = 3;
 constexpr const char *EntrySuffix = ".wkc";
+/// "<total bytes> <time of the last scan>" of the entries, kept up to date
+/// by every store so that a store need not scan the directory.
+constexpr const char *SizeRecord = ".size";
+/// Concurrent stores may lose each other's additions to the record, and
+/// entries may be deleted behind the cache's back: a scan puts the record
+/// right at least this often.
+constexpr int64_t RescanSeconds = 3600;
 
 struct EntryHeader {
   char Magic[8];
@@ -311,10 +320,43 @@ void KernelCache::store(const Key &K,
     unlink(Temp.c_str());
     return;
   }
-  trim();
+  account(sizeof(H) + Entry.Symbol.size() + Entry.Object.size());
 }
 
-void KernelCache::trim() const {
+// Scanning the directory stats every entry, and a cache in daily use holds
+// tens of thousands (46,000 entries: ~50 ms a scan, which every compiled
+// kernel paid when each store scanned). The size record keeps the total
+// instead; a store scans only when the record is missing, unreadable, an
+// hour old, or says the bound is passed.
+void KernelCache::account(uint64_t Added) const {
+  std::lock_guard<std::mutex> Guard(RecordLock);
+  std::string Record = Directory + "/" + SizeRecord;
+  std::string Text;
+  unsigned long long Total = 0;
+  long long ScannedAt = 0;
+  const int64_t Now = time(nullptr);
+  bool Known = readFile(Record, Text) &&
+               sscanf(Text.c_str(), "%llu %lld", &Total, &ScannedAt) == 2 &&
+               ScannedAt <= Now && Now - ScannedAt < RescanSeconds;
+  Total += Added;
+  if (!Known || Total > MaxBytes) {
+    Total = trim();
+    ScannedAt = Now;
+  }
+  static std::atomic<unsigned> Serial{0};
+  std::string Temp = Directory + "/.size-" + std::to_string(getpid()) + "-" +
+                     std::to_string(Serial++);
+  FILE *F = fopen(Temp.c_str(), "w");
+  if (!F)
+    return;
+  bool Ok = fprintf(F, "%llu %lld\n", Total, ScannedAt) > 0;
+  Ok = fclose(F) == 0 && Ok;
+  if (!Ok || rename(Temp.c_str(), Record.c_str()) != 0)
+    unlink(Temp.c_str());
+}
+
+uint64_t KernelCache::trim() const {
+  ++Scans;
   struct File {
     std::string Path;
     uint64_t Size;
@@ -340,7 +382,7 @@ void KernelCache::trim() const {
     closedir(D);
   }
   if (Total <= MaxBytes)
-    return;
+    return Total;
   // Oldest first, down to three quarters of the bound, so that trimming
   // does not run again at the next store.
   std::sort(Files.begin(), Files.end(),
@@ -353,6 +395,7 @@ void KernelCache::trim() const {
   }
   WEFT_LOG(DebugCompile, "kernel cache trimmed to %llu bytes",
            static_cast<unsigned long long>(Total));
+  return Total;
 }
 
 } // namespace weft

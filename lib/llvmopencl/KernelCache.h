@@ -22,6 +22,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <string>
 
 namespace weft {
@@ -54,18 +55,28 @@ public:
 
   /// Reads the entry for K; a damaged entry is deleted and reported absent.
   bool lookup(const Key &K, CachedWorkGroupFunction &Out) const;
-  /// Writes the entry for K atomically, then trims the cache to its bound.
+  /// Writes the entry for K atomically, then trims the cache to its bound
+  /// when the cache's size record says it is passed (see account()).
   void store(const Key &K, const CachedWorkGroupFunction &Entry) const;
 
   /// The path of K's entry (for tests).
   std::string pathFor(const Key &K) const;
   /// Successful lookups so far (for tests and WEFT_DEBUG).
   uint64_t hits() const { return Hits.load(); }
+  /// Scans of the directory's entries so far (for tests).
+  uint64_t scans() const { return Scans.load(); }
 
 private:
-  void trim() const;
+  /// Adds a stored entry's bytes to the size record, trimming if due.
+  void account(uint64_t Added) const;
+  /// Deletes the oldest entries while the total passes the bound; returns
+  /// the total left.
+  uint64_t trim() const;
 
   mutable std::atomic<uint64_t> Hits{0};
+  mutable std::atomic<uint64_t> Scans{0};
+  /// One size-record update at a time in this process.
+  mutable std::mutex RecordLock;
 
   std::string Directory;
   uint64_t MaxBytes;

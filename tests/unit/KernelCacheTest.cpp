@@ -136,6 +136,41 @@ TEST(KernelCache, StaysWithinItsBound) {
   EXPECT_TRUE(Cache.lookup(keyFor("entry 39"), Out));
 }
 
+// A cache in daily use holds tens of thousands of entries: a store must not
+// stat them all (it did, at every store). The size record carries the total
+// from store to store and across processes; a scan rebuilds it when it is
+// missing or damaged.
+TEST(KernelCache, StoresDoNotScanTheDirectory) {
+  const std::string Dir = CacheDir + "/scans";
+  weft::KernelCache Cache(Dir, 1u << 30);
+  for (int I = 0; I < 40; ++I)
+    Cache.store(keyFor("scan " + std::to_string(I)), sampleEntry());
+  EXPECT_EQ(Cache.scans(), 1u) << "only the first store, with no record yet";
+
+  // Another process's cache on the same directory trusts the record.
+  weft::KernelCache Other(Dir, 1u << 30);
+  Other.store(keyFor("other"), sampleEntry());
+  EXPECT_EQ(Other.scans(), 0u);
+
+  // A damaged record is rebuilt by a scan, with the true total.
+  writeAll(Dir + "/.size", "garbage");
+  Other.store(keyFor("after damage"), sampleEntry());
+  EXPECT_EQ(Other.scans(), 1u);
+  unsigned long long Total = 0;
+  long long When = 0;
+  ASSERT_EQ(sscanf(readAll(Dir + "/.size").c_str(), "%llu %lld", &Total,
+                   &When),
+            2);
+  uint64_t Expected = 0;
+  for (const std::string &Name : {std::string("other"),
+                                  std::string("after damage")})
+    Expected += readAll(Cache.pathFor(keyFor(Name))).size();
+  for (int I = 0; I < 40; ++I)
+    Expected += readAll(Cache.pathFor(keyFor("scan " + std::to_string(I))))
+                    .size();
+  EXPECT_EQ(Total, Expected);
+}
+
 const char *Scale = R"CL(
 kernel void scale(global float *X, float A) {
   size_t I = get_global_id(0);
