@@ -22,14 +22,16 @@ void commandComplete(Command &Cmd, cl_int Status) {
 }
 
 Event::Event(Context &C, CommandQueue *Q, cl_command_type T)
-    : _cl_event(ObjectKind::Event), Ctx(C), Queue(Q), Type(T) {
+    : _cl_event(ObjectKind::Event), Ctx(C), Queue(Q), Type(T),
+      Profiled(Q && Q->profilingEnabled()) {
   Ctx.retainInternal();
   if (Queue)
     Queue->retainInternal();
   Cmd.RuntimeData = this;
   if (!Queue)
     Status = CL_SUBMITTED; // user events start submitted
-  Queued = monotonicNanoseconds();
+  if (Profiled)
+    Queued = monotonicNanoseconds();
 }
 
 Event::~Event() {
@@ -110,7 +112,8 @@ void Event::dispatch() {
     std::lock_guard<std::mutex> Guard(Lock);
     Failed = DependencyFailed;
     Status = CL_SUBMITTED;
-    Submitted = monotonicNanoseconds();
+    if (Profiled)
+      Submitted = monotonicNanoseconds();
     if (!Failed)
       takeDueCallbacks(Callbacks, CL_SUBMITTED, Due);
   }
@@ -148,7 +151,8 @@ void Event::markRunning() {
     if (Status <= CL_RUNNING)
       return;
     Status = CL_RUNNING;
-    Started = monotonicNanoseconds();
+    if (Profiled)
+      Started = monotonicNanoseconds();
     takeDueCallbacks(Callbacks, CL_RUNNING, Due);
   }
   for (const Callback &C : Due)
@@ -168,7 +172,7 @@ bool Event::markComplete(cl_int FinalStatus) {
     Completing = true;
     Actions.swap(CompletionActions);
   }
-  const cl_ulong EndTime = monotonicNanoseconds();
+  const cl_ulong EndTime = Profiled ? monotonicNanoseconds() : 0;
   // The command lets go of its memory objects and kernel before anyone can
   // see it complete: after clFinish, a buffer the application released is
   // gone and its destructor callbacks have run.
