@@ -18,7 +18,9 @@
 //   * a worker that runs out of jobs spins for a short while (yielding the
 //     core to anything else runnable) before it sleeps; a job submitted in
 //     that window is picked up with no system call, and submit() wakes a
-//     sleeper only when there is one;
+//     sleeper only when there is one. Not on cores shared with other
+//     processes, where a yield loses the core for a time slice and
+//     sleepers are served sooner (weft/spin.h);
 //   * a thread about to block waiting for a command of this device first
 //     runs it itself when it is one chunk (runQueuedWork), so a small
 //     command completes on the thread that waits for it. Larger commands
@@ -47,6 +49,7 @@
 #include "cpu/CpuDevice.h"
 
 #include "weft/debug.h"
+#include "weft/spin.h"
 
 #include <algorithm>
 #include <atomic>
@@ -352,7 +355,7 @@ private:
   /// while there is none (unpinned first when OnCore); null when the device
   /// is being destroyed.
   std::shared_ptr<Job> nextJob(bool &OnCore) {
-    auto SpinUntil = std::chrono::steady_clock::now() + SpinTime;
+    auto SpinUntil = spinDeadline();
     for (;;) {
       uint64_t Seen = Queued.load(std::memory_order_acquire);
       {
@@ -373,16 +376,27 @@ private:
             return Stopping || Queued.load(std::memory_order_acquire) != Seen;
           });
           --Sleepers;
-          SpinUntil = std::chrono::steady_clock::now() + SpinTime;
+          SpinUntil = spinDeadline();
           continue;
         }
       }
       // Spin without the lock until a job arrives or the time is up,
-      // letting any other runnable thread have the core meanwhile.
+      // letting any other runnable thread have the core meanwhile; sleep
+      // at once when another process takes it (weft/spin.h).
       while (Queued.load(std::memory_order_acquire) == Seen &&
              std::chrono::steady_clock::now() < SpinUntil)
-        sched_yield();
+        if (!spinYield())
+          break;
+      if (!spinningPays(std::chrono::steady_clock::now()))
+        SpinUntil = std::chrono::steady_clock::now();
     }
+  }
+
+  /// The end of an idle worker's spin starting now: none on cores shared
+  /// with other processes.
+  static std::chrono::steady_clock::time_point spinDeadline() {
+    auto Now = std::chrono::steady_clock::now();
+    return spinningPays(Now) ? Now + SpinTime : Now;
   }
 
   void runChunk(Job &J, WorkerScratch &S, size_t Begin, size_t End) {

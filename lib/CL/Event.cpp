@@ -6,6 +6,8 @@
 #include "Context.h"
 #include "Timer.h"
 
+#include "weft/spin.h"
+
 #include <algorithm>
 #include <chrono>
 
@@ -218,11 +220,13 @@ cl_int Event::wait() {
         DeviceDriver::Helper::Waiting);
   // A command that is nearly done completes faster than a futex round
   // trip: look again for a few microseconds before sleeping.
-  auto SpinUntil =
-      std::chrono::steady_clock::now() + std::chrono::microseconds(20);
+  // Not on cores shared with other processes (weft/spin.h).
+  auto Now = std::chrono::steady_clock::now();
+  auto SpinUntil = Now + std::chrono::microseconds(spinningPays(Now) ? 20 : 0);
   while (status() > CL_COMPLETE &&
          std::chrono::steady_clock::now() < SpinUntil)
-    sched_yield();
+    if (!spinYield())
+      break;
   std::unique_lock<std::mutex> Guard(Lock);
   Finished.wait(Guard, [this] { return Status <= CL_COMPLETE; });
   return Status;
