@@ -1,0 +1,281 @@
+//===- tests/api/CacheProcessTest.cpp - the kernel cache across processes -===//
+//
+// The on-disk kernel cache is shared by every process of a user, and the
+// cache settings are read once per process: each scenario runs its OpenCL
+// work in child processes (fork before any OpenCL call), each with its own
+// environment, and checks their results against host references.
+//   * Eight processes building the same new program at the same moment
+//     into one directory all get correct results, leave no temporary
+//     files, and a later process is served from what they stored.
+//   * A cache directory that cannot be created degrades to compiling in
+//     memory, with one WEFT_DEBUG line saying so, never an error.
+//   * WEFT_KERNEL_CACHE=0 writes nothing at all.
+//   * An included header that changed between two builds of the same
+//     source text never brings back the old code.
+//
+//===----------------------------------------------------------------------===//
+
+#include <CL/cl.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+/// What a child process does, in the child: build Source with Options on
+/// the first device of the Weft platform, run kernel "fill" over N
+/// work-items, and compare with Expected(I). The exit status says how it
+/// went (0: right results).
+int buildAndRun(const std::string &Source, const std::string &Options,
+                int (*Expected)(size_t)) {
+  const size_t N = 4096;
+  cl_uint Count = 0;
+  if (clGetPlatformIDs(0, nullptr, &Count) != CL_SUCCESS || !Count)
+    return 10;
+  std::vector<cl_platform_id> Platforms(Count);
+  clGetPlatformIDs(Count, Platforms.data(), nullptr);
+  const char *Wanted = getenv("WEFT_TEST_PLATFORM");
+  cl_platform_id Platform = nullptr;
+  for (cl_platform_id P : Platforms) {
+    char Name[256] = {};
+    clGetPlatformInfo(P, CL_PLATFORM_NAME, sizeof(Name), Name, nullptr);
+    if (!Wanted || strstr(Name, Wanted))
+      Platform = P;
+  }
+  cl_device_id Device;
+  if (!Platform || clGetDeviceIDs(Platform, CL_DEVICE_TYPE_ALL, 1, &Device,
+                                  nullptr) != CL_SUCCESS)
+    return 11;
+  cl_int Err;
+  cl_context Ctx = clCreateContext(nullptr, 1, &Device, nullptr, nullptr, &Err);
+  cl_command_queue Q =
+      clCreateCommandQueueWithProperties(Ctx, Device, nullptr, &Err);
+  const char *Text = Source.c_str();
+  cl_program P = clCreateProgramWithSource(Ctx, 1, &Text, nullptr, &Err);
+  if (clBuildProgram(P, 1, &Device, Options.c_str(), nullptr, nullptr) !=
+      CL_SUCCESS) {
+    char Log[4096] = {};
+    clGetProgramBuildInfo(P, Device, CL_PROGRAM_BUILD_LOG, sizeof(Log) - 1,
+                          Log, nullptr);
+    fprintf(stderr, "build failed:\n%s\n", Log);
+    return 12;
+  }
+  cl_kernel K = clCreateKernel(P, "fill", &Err);
+  cl_mem Buf = clCreateBuffer(Ctx, CL_MEM_WRITE_ONLY, N * sizeof(cl_int),
+                              nullptr, &Err);
+  clSetKernelArg(K, 0, sizeof(Buf), &Buf);
+  size_t Global = N, Local = 64;
+  std::vector<cl_int> Out(N, -1);
+  if (clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global, &Local, 0, nullptr,
+                             nullptr) != CL_SUCCESS ||
+      clEnqueueReadBuffer(Q, Buf, CL_TRUE, 0, N * sizeof(cl_int), Out.data(),
+                          0, nullptr, nullptr) != CL_SUCCESS)
+    return 13;
+  for (size_t I = 0; I < N; ++I)
+    if (Out[I] != Expected(I)) {
+      fprintf(stderr, "out[%zu] = %d, expected %d\n", I, Out[I], Expected(I));
+      return 14;
+    }
+  clReleaseMemObject(Buf);
+  clReleaseKernel(K);
+  clReleaseProgram(P);
+  clReleaseCommandQueue(Q);
+  clReleaseContext(Ctx);
+  return 0;
+}
+
+struct Child {
+  pid_t Pid;
+};
+
+/// Starts buildAndRun in a child with the environment settings Env
+/// ("NAME=value"; "NAME=" unsets), its stderr to StderrPath if given.
+Child start(const std::vector<std::string> &Env, const std::string &Source,
+            const std::string &Options, int (*Expected)(size_t),
+            const std::string &StderrPath = "") {
+  fflush(nullptr);
+  pid_t Pid = fork();
+  if (Pid == 0) {
+    for (const std::string &E : Env) {
+      size_t Eq = E.find('=');
+      std::string Name = E.substr(0, Eq), Value = E.substr(Eq + 1);
+      if (Value.empty())
+        unsetenv(Name.c_str());
+      else
+        setenv(Name.c_str(), Value.c_str(), 1);
+    }
+    if (!StderrPath.empty()) {
+      int Fd = open(StderrPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (Fd >= 0)
+        dup2(Fd, 2);
+    }
+    _exit(buildAndRun(Source, Options, Expected));
+  }
+  return {Pid};
+}
+
+/// The child's exit status, or -1 if it did not exit normally.
+int finish(Child C) {
+  int Status = 0;
+  if (waitpid(C.Pid, &Status, 0) != C.Pid || !WIFEXITED(Status))
+    return -1;
+  return WEXITSTATUS(Status);
+}
+
+int run(const std::vector<std::string> &Env, const std::string &Source,
+        const std::string &Options, int (*Expected)(size_t),
+        const std::string &StderrPath = "") {
+  return finish(start(Env, Source, Options, Expected, StderrPath));
+}
+
+/// A directory of its own for one test, removed with what it holds.
+struct TempDir {
+  std::string Path;
+  TempDir() {
+    char Template[] = "/tmp/weft-cache-test-XXXXXX";
+    if (const char *Made = mkdtemp(Template))
+      Path = Made;
+  }
+  ~TempDir() {
+    if (!Path.empty())
+      std::system(("rm -rf '" + Path + "'").c_str());
+  }
+};
+
+/// Names in Dir (not . and ..); empty if Dir does not exist.
+std::vector<std::string> listDir(const std::string &Dir) {
+  std::vector<std::string> Names;
+  if (DIR *D = opendir(Dir.c_str())) {
+    while (dirent *E = readdir(D))
+      if (strcmp(E->d_name, ".") && strcmp(E->d_name, ".."))
+        Names.push_back(E->d_name);
+    closedir(D);
+  }
+  return Names;
+}
+
+size_t countSuffix(const std::vector<std::string> &Names, const char *Suffix) {
+  size_t N = 0;
+  for (const std::string &Name : Names)
+    if (Name.size() >= strlen(Suffix) &&
+        Name.compare(Name.size() - strlen(Suffix), std::string::npos,
+                     Suffix) == 0)
+      ++N;
+  return N;
+}
+
+size_t countPrefix(const std::vector<std::string> &Names, const char *Prefix) {
+  size_t N = 0;
+  for (const std::string &Name : Names)
+    if (Name.rfind(Prefix, 0) == 0)
+      ++N;
+  return N;
+}
+
+/// A kernel source no earlier run has cached: a unique token in it.
+std::string freshSource(const char *Body) {
+  std::ostringstream S;
+  S << "// " << getpid() << " "
+    << std::chrono::steady_clock::now().time_since_epoch().count() << "\n"
+    << Body;
+  return S.str();
+}
+
+int squarePlusOne(size_t I) { return int(I * I % 1000) + 1; }
+const char *SquarePlusOne = R"CLC(
+kernel void fill(global int *Out) {
+  size_t I = get_global_id(0);
+  Out[I] = (int)(I * I % 1000) + 1;
+}
+)CLC";
+
+TEST(CacheProcesses, ConcurrentColdBuildsShareOneDirectory) {
+  TempDir Temp;
+  const std::string &Dir = Temp.Path;
+  ASSERT_FALSE(Dir.empty());
+  std::vector<std::string> Env = {"WEFT_CACHE_DIR=" + Dir,
+                                  "WEFT_KERNEL_CACHE="};
+  std::string Source = freshSource(SquarePlusOne);
+  std::vector<Child> Children;
+  for (int I = 0; I < 8; ++I)
+    Children.push_back(start(Env, Source, "", squarePlusOne));
+  for (size_t I = 0; I < Children.size(); ++I)
+    EXPECT_EQ(finish(Children[I]), 0) << "process " << I;
+  std::vector<std::string> Names = listDir(Dir);
+  size_t Entries = countSuffix(Names, ".wkc");
+  EXPECT_GE(Entries, 1u);
+  EXPECT_EQ(countPrefix(Names, ".tmp-"), 0u) << "a torn entry was left";
+  EXPECT_EQ(countPrefix(Names, ".size-"), 0u);
+  // A later process is served from the cache: it stores nothing new.
+  EXPECT_EQ(run(Env, Source, "", squarePlusOne), 0);
+  EXPECT_EQ(countSuffix(listDir(Dir), ".wkc"), Entries);
+}
+
+TEST(CacheProcesses, UncreatableDirectoryCompilesInMemory) {
+  TempDir Temp;
+  const std::string &Dir = Temp.Path;
+  ASSERT_FALSE(Dir.empty());
+  // A regular file where the cache's parent directory should be: no user,
+  // root included, can create the directory.
+  std::string Blocker = Dir + "/not-a-directory";
+  std::ofstream(Blocker) << "x";
+  std::string Log = Dir + "/stderr.txt";
+  EXPECT_EQ(run({"WEFT_CACHE_DIR=" + Blocker + "/cache", "WEFT_KERNEL_CACHE=",
+                 "WEFT_DEBUG=compile"},
+                freshSource(SquarePlusOne), "", squarePlusOne, Log),
+            0);
+  std::ifstream In(Log);
+  std::string Line;
+  int Warnings = 0;
+  while (std::getline(In, Line))
+    Warnings += Line.find("kernel cache disabled") != std::string::npos;
+  EXPECT_EQ(Warnings, 1) << "one WEFT_DEBUG line says the cache is off";
+}
+
+TEST(CacheProcesses, CacheOffWritesNothing) {
+  TempDir Temp;
+  const std::string &Dir = Temp.Path;
+  ASSERT_FALSE(Dir.empty());
+  std::string Cache = Dir + "/cache";
+  EXPECT_EQ(run({"WEFT_CACHE_DIR=" + Cache, "WEFT_KERNEL_CACHE=0"},
+                freshSource(SquarePlusOne), "", squarePlusOne),
+            0);
+  EXPECT_TRUE(listDir(Cache).empty()) << "files written with the cache off";
+}
+
+int three(size_t) { return 3; }
+int seven(size_t) { return 7; }
+
+TEST(CacheProcesses, ChangedIncludeIsNeverServedStale) {
+  TempDir Temp;
+  const std::string &Dir = Temp.Path;
+  ASSERT_FALSE(Dir.empty());
+  std::vector<std::string> Env = {"WEFT_CACHE_DIR=" + Dir + "/cache",
+                                  "WEFT_KERNEL_CACHE="};
+  // The same source text and options both times; only the header changes.
+  std::string Source = freshSource(R"CLC(
+#include "value.h"
+kernel void fill(global int *Out) { Out[get_global_id(0)] = VALUE; }
+)CLC");
+  std::string Options = "-I " + Dir;
+  std::ofstream(Dir + "/value.h") << "#define VALUE 3\n";
+  EXPECT_EQ(run(Env, Source, Options, three), 0);
+  std::ofstream(Dir + "/value.h", std::ios::trunc) << "#define VALUE 7\n";
+  EXPECT_EQ(run(Env, Source, Options, seven), 0)
+      << "the code built with the old header came back";
+}
+
+} // namespace
