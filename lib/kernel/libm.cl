@@ -3,11 +3,14 @@
 // The rest of the math table (OpenCL C 1.2 section 6.12.2) beyond math.cl.
 // The double forms call glibc's double functions (declared here under asm
 // labels; the JIT resolves them from libm.so.6) or compose them where the
-// OpenCL function has no C counterpart (the pi forms, pown, rootn, powr,
-// maxmag, ...). The float forms compute in double and round once: glibc's
-// double functions are within a few tenths of an ulp of the exact result,
-// far below what float's error bounds allow, and denormal float results
-// come out right.
+// OpenCL function has no C counterpart (pown, rootn, powr, maxmag, ...).
+// The float forms of the functions sleef.cl gives vector forms call SLEEF's
+// float functions of the same accuracy (Sleef_hypotf_u35), so that a
+// vectorized loop runs them 16 to a register rather than 8 in double; the
+// pi forms call SLEEF's u10 functions (see sleef.cl). The other float forms
+// compute in double and round once: glibc's double functions are within a
+// few tenths of an ulp of the exact result, far below what float's error
+// bounds allow, and denormal float results come out right.
 //
 // Vectors go component by component through the scalar function, except
 // those whose vector forms are SLEEF's (sleef.cl). (Only scalars cross to
@@ -32,6 +35,27 @@ LIBM2(atan2) LIBM2(fmod) LIBM2(hypot) LIBM2(remainder) LIBM2(pow)
 LIBM2(nextafter)
 double libm_lgamma_r(double, __private int *) __asm__("lgamma_r");
 float libm_nextafterf(float, float) __asm__("nextafterf");
+
+// SLEEF's scalar functions: Sleef_<name>f_<accuracy> of floats,
+// Sleef_<name>_<accuracy> of doubles; VectorMathVariants.cpp gives their
+// calls the vector forms of the same name and accuracy.
+#define SLEEF_FLOAT1(NAME, ACC)                                                \
+  float Sleef_##NAME##f_##ACC(float) __attribute__((const));
+#define SLEEF_FLOAT2(NAME, ACC)                                                \
+  float Sleef_##NAME##f_##ACC(float, float) __attribute__((const));
+#define SLEEF_DOUBLE1(NAME, ACC)                                               \
+  double Sleef_##NAME##_##ACC(double) __attribute__((const));
+#define SLEEF_DOUBLE2(NAME, ACC)                                               \
+  double Sleef_##NAME##_##ACC(double, double) __attribute__((const));
+SLEEF_FLOAT1(acos, u35) SLEEF_FLOAT1(asin, u35) SLEEF_FLOAT1(atan, u35)
+SLEEF_FLOAT1(sinh, u35) SLEEF_FLOAT1(cosh, u35) SLEEF_FLOAT1(tanh, u35)
+SLEEF_FLOAT1(atanh, u10) SLEEF_FLOAT1(cbrt, u10) SLEEF_FLOAT1(erf, u10)
+SLEEF_FLOAT1(erfc, u15) SLEEF_FLOAT1(exp10, u10) SLEEF_FLOAT1(expm1, u10)
+SLEEF_FLOAT2(atan2, u35) SLEEF_FLOAT2(hypot, u35)
+SLEEF_FLOAT1(acos, u10) SLEEF_FLOAT1(asin, u10) SLEEF_FLOAT1(atan, u10)
+SLEEF_FLOAT2(atan2, u10)
+SLEEF_DOUBLE1(acos, u10) SLEEF_DOUBLE1(asin, u10) SLEEF_DOUBLE1(atan, u10)
+SLEEF_DOUBLE2(atan2, u10)
 
 #define FOR_VECTOR_WIDTHS(M, ...)                                              \
   M(2, __VA_ARGS__)                                                            \
@@ -75,9 +99,10 @@ float libm_nextafterf(float, float) __asm__("nextafterf");
     return R;                                                                  \
   }
 
-// A function of both types: D is its double body over X (and Y, Z), F the
-// float body (D in double, rounded). The _SCALAR forms leave the vector
-// forms to sleef.cl.
+// A function of both types: D is its double body over X (and Y, Z), the
+// float body D in double, rounded; DEF1 and DEF2 add the component-by-
+// component vector forms. The _SLEEF forms, whose vector forms are
+// sleef.cl's, take a float body of their own.
 #define DEF1_SCALAR(NAME, DBODY)                                               \
   double WEFT_OVL NAME(double X) { return DBODY; }                             \
   float WEFT_OVL NAME(float X) { return (float)NAME((double)X); }
@@ -94,6 +119,12 @@ float libm_nextafterf(float, float) __asm__("nextafterf");
   DEF2_SCALAR(NAME, DBODY)                                                     \
   FOR_VECTOR_WIDTHS(VEC2, NAME, float)                                         \
   FOR_VECTOR_WIDTHS(VEC2, NAME, double)
+#define DEF1_SLEEF(NAME, DBODY, FBODY)                                         \
+  double WEFT_OVL NAME(double X) { return DBODY; }                             \
+  float WEFT_OVL NAME(float X) { return FBODY; }
+#define DEF2_SLEEF(NAME, DBODY, FBODY)                                         \
+  double WEFT_OVL NAME(double X, double Y) { return DBODY; }                   \
+  float WEFT_OVL NAME(float X, float Y) { return FBODY; }
 
 // x or y by magnitude; fmax/fmin when the magnitudes are equal or
 // unordered, so that a NaN operand gives the other one.
@@ -164,6 +195,27 @@ static inline double sinhDouble(double X) {
     R = __builtin_copysign(halfExpOfLarge(A), X);
   return R;
 }
+// SLEEF's float cosh and sinh overflow the same way from ln(FLT_MAX) =
+// 88.72 on; beyond 88 they are e^|x| / 2 computed likewise (sleef.cl's
+// FIX_COSH and FIX_SINH for the vector forms).
+static inline float halfExpOfLargeFloat(float A) {
+  float E = __builtin_expf(A * 0.5f);
+  return (E * 0.5f) * E;
+}
+static inline float coshFloat(float X) {
+  float A = __builtin_fabsf(X);
+  float R = Sleef_coshf_u35(X);
+  if (A > 88.0f)
+    R = halfExpOfLargeFloat(A);
+  return R;
+}
+static inline float sinhFloat(float X) {
+  float A = __builtin_fabsf(X);
+  float R = Sleef_sinhf_u35(X);
+  if (A > 88.0f)
+    R = __builtin_copysignf(halfExpOfLargeFloat(A), X);
+  return R;
+}
 
 // glibc's cbrt errs by up to 3 ulp; one Newton step on c^3 = x, with c^3 - x
 // computed exactly through FMA, brings it within the bound of 2.
@@ -188,31 +240,32 @@ static inline double cbrtDouble(double X) {
   return (C - Residual / (3.0 * C2)) * Scale;
 }
 
-DEF1_SCALAR(acos, libm_acos(X))
+DEF1_SLEEF(acos, libm_acos(X), Sleef_acosf_u35(X))
 DEF1(acosh, libm_acosh(X))
-DEF1_SCALAR(asin, libm_asin(X))
+DEF1_SLEEF(asin, libm_asin(X), Sleef_asinf_u35(X))
 DEF1(asinh, libm_asinh(X))
-DEF1_SCALAR(atan, libm_atan(X))
-DEF1_SCALAR(atanh, libm_atanh(X))
-DEF1_SCALAR(cbrt, cbrtDouble(X))
-DEF1_SCALAR(cosh, coshDouble(X))
-DEF1_SCALAR(erf, libm_erf(X))
-DEF1_SCALAR(erfc, libm_erfc(X))
-DEF1_SCALAR(exp10, libm_exp10(X))
-DEF1_SCALAR(expm1, libm_expm1(X))
+DEF1_SLEEF(atan, libm_atan(X), Sleef_atanf_u35(X))
+DEF1_SLEEF(atanh, libm_atanh(X), Sleef_atanhf_u10(X))
+DEF1_SLEEF(cbrt, cbrtDouble(X), Sleef_cbrtf_u10(X))
+DEF1_SLEEF(cosh, coshDouble(X), coshFloat(X))
+DEF1_SLEEF(erf, libm_erf(X), Sleef_erff_u10(X))
+DEF1_SLEEF(erfc, libm_erfc(X), Sleef_erfcf_u15(X))
+DEF1_SLEEF(exp10, libm_exp10(X), Sleef_exp10f_u10(X))
+DEF1_SLEEF(expm1, libm_expm1(X), Sleef_expm1f_u10(X))
 DEF1(log1p, libm_log1p(X))
-DEF1_SCALAR(sinh, sinhDouble(X))
-DEF1_SCALAR(tanh, libm_tanh(X))
+DEF1_SLEEF(sinh, sinhDouble(X), sinhFloat(X))
+DEF1_SLEEF(tanh, libm_tanh(X), Sleef_tanhf_u35(X))
 DEF1(tgamma, libm_tgamma(X))
 DEF1(lgamma, libm_lgamma(X))
 DEF1(logb, libm_logb(X))
-DEF1_SCALAR(acospi, libm_acos(X) * M_1_PI)
-DEF1_SCALAR(asinpi, libm_asin(X) * M_1_PI)
-DEF1_SCALAR(atanpi, libm_atan(X) * M_1_PI)
-DEF2_SCALAR(atan2, libm_atan2(X, Y))
-DEF2_SCALAR(atan2pi, libm_atan2(X, Y) * M_1_PI)
+DEF1_SLEEF(acospi, Sleef_acos_u10(X) * M_1_PI, Sleef_acosf_u10(X) * M_1_PI_F)
+DEF1_SLEEF(asinpi, Sleef_asin_u10(X) * M_1_PI, Sleef_asinf_u10(X) * M_1_PI_F)
+DEF1_SLEEF(atanpi, Sleef_atan_u10(X) * M_1_PI, Sleef_atanf_u10(X) * M_1_PI_F)
+DEF2_SLEEF(atan2, libm_atan2(X, Y), Sleef_atan2f_u35(X, Y))
+DEF2_SLEEF(atan2pi, Sleef_atan2_u10(X, Y) * M_1_PI,
+           Sleef_atan2f_u10(X, Y) * M_1_PI_F)
 DEF2(fmod, libm_fmod(X, Y))
-DEF2_SCALAR(hypot, libm_hypot(X, Y))
+DEF2_SLEEF(hypot, libm_hypot(X, Y), Sleef_hypotf_u35(X, Y))
 DEF2(remainder, libm_remainder(X, Y))
 DEF2(maxmag, maxmagMinmag(X, Y, true))
 DEF2(minmag, maxmagMinmag(X, Y, false))

@@ -15,15 +15,19 @@
 // in the registers the level's -march passes it in, so every call matches
 // the C ABI SLEEF was compiled for.
 //
-// The variants are SLEEF's u10 ones (erfc u15, hypot u05):
-// within 1.5 ulp, inside every bound of the OpenCL ULP table, as for the
-// scalar forms' loop-vectorized calls (lib/llvmopencl/VectorMathVariants.cpp),
-// whose exclusions hold here too: acosh, asinh and log1p stay on libm (SLEEF
-// overflows to infinity for huge arguments). Also on libm, as MathAccuracy
-// found: sinpi, cospi and tgamma (SLEEF 3.5's give zeros the wrong sign,
-// and its float cospi returns 1 for odd integers and half-integers beyond
-// 2^22), fmod and remainder (NaN for tiny divisors), and lgamma (no bound
-// to test it against).
+// Accuracy: the OpenCL ULP table's, not beyond it. sin, cos, tan, asin,
+// acos, atan, atan2, sinh, cosh, tanh and hypot call SLEEF's 3.5-ulp (u35)
+// functions, within their bounds of 4 to 6 ulp; the others its 1-ulp (u10)
+// ones (erfc u15), as bounds of 2 or 3 ulp require, and so do the pi forms
+// (an error of e ulp of acos can be 4e ulp of acospi). The scalar forms'
+// loop-vectorized calls take the same functions
+// (lib/llvmopencl/VectorMathVariants.cpp, which also moves the float pi
+// forms to u35 under -cl-fast-relaxed-math). Not through SLEEF: acosh,
+// asinh and log1p (SLEEF overflows to infinity for huge arguments) and, as
+// MathAccuracy found, sinpi, cospi and tgamma (SLEEF 3.5's give zeros the
+// wrong sign, and its float cospi returns 1 for odd integers and
+// half-integers beyond 2^22), fmod and remainder (NaN for tiny divisors),
+// and lgamma (no bound to test it against): libm, component by component.
 // tests/builtins/MathTest.cpp checks every width against the bounds.
 //
 //===----------------------------------------------------------------------===//
@@ -56,16 +60,17 @@
 
 // A form that is one SLEEF call, its result R passed through
 // FIX(SLEEF function, R, X[, Y]): KEEP, or a repair of SLEEF's result
-// where it misses the bound (below).
-#define CALL1(NAME, ACC, FIX, T, TW, ISA)                                      \
+// where it misses the bound (below). LINK DEF is the overload it defines:
+// the builtin NAME itself, or a static helper of a pinned accuracy.
+#define CALL1(LINK, DEF, NAME, ACC, FIX, T, TW, ISA)                           \
   T SLEEF_FN(NAME, TW, ACC, ISA)(T) __attribute__((const));                    \
-  T WEFT_OVL NAME(T X) {                                                       \
+  LINK T WEFT_OVL DEF(T X) {                                                   \
     return FIX(SLEEF_FN(NAME, TW, ACC, ISA),                                   \
                SLEEF_FN(NAME, TW, ACC, ISA)(X), X);                            \
   }
-#define CALL2(NAME, ACC, FIX, T, TW, ISA)                                      \
+#define CALL2(LINK, DEF, NAME, ACC, FIX, T, TW, ISA)                           \
   T SLEEF_FN(NAME, TW, ACC, ISA)(T, T) __attribute__((const));                 \
-  T WEFT_OVL NAME(T X, T Y) {                                                  \
+  LINK T WEFT_OVL DEF(T X, T Y) {                                              \
     return FIX(SLEEF_FN(NAME, TW, ACC, ISA),                                   \
                SLEEF_FN(NAME, TW, ACC, ISA)(X, Y), X, Y);                      \
   }
@@ -142,67 +147,74 @@
   })
 
 // A form that is two calls of the half width.
-#define SPLIT1(NAME, T)                                                        \
-  T WEFT_OVL NAME(T X) { return (T)(NAME(X.lo), NAME(X.hi)); }
-#define SPLIT2(NAME, T)                                                        \
-  T WEFT_OVL NAME(T X, T Y) {                                                  \
-    return (T)(NAME(X.lo, Y.lo), NAME(X.hi, Y.hi));                            \
+#define SPLIT1(LINK, DEF, T)                                                   \
+  LINK T WEFT_OVL DEF(T X) { return (T)(DEF(X.lo), DEF(X.hi)); }
+#define SPLIT2(LINK, DEF, T)                                                   \
+  LINK T WEFT_OVL DEF(T X, T Y) {                                              \
+    return (T)(DEF(X.lo, Y.lo), DEF(X.hi, Y.hi));                              \
   }
 
 // Padded forms (float2 as a float4, float3 and double3 as a float4 and a
 // double4): the extra lanes repeat real ones, so that they raise no
 // exception and take no slow path the real lanes do not.
-#define PAD1_2(NAME, S)                                                        \
-  S##2 WEFT_OVL NAME(S##2 X) { return NAME((S##4)(X, X)).lo; }
-#define PAD1_3(NAME, S)                                                        \
-  S##3 WEFT_OVL NAME(S##3 X) { return NAME((S##4)(X, X.z)).xyz; }
-#define PAD2_2(NAME, S)                                                        \
-  S##2 WEFT_OVL NAME(S##2 X, S##2 Y) {                                         \
-    return NAME((S##4)(X, X), (S##4)(Y, Y)).lo;                                \
+#define PAD1_2(LINK, DEF, S)                                                   \
+  LINK S##2 WEFT_OVL DEF(S##2 X) { return DEF((S##4)(X, X)).lo; }
+#define PAD1_3(LINK, DEF, S)                                                   \
+  LINK S##3 WEFT_OVL DEF(S##3 X) { return DEF((S##4)(X, X.z)).xyz; }
+#define PAD2_2(LINK, DEF, S)                                                   \
+  LINK S##2 WEFT_OVL DEF(S##2 X, S##2 Y) {                                     \
+    return DEF((S##4)(X, X), (S##4)(Y, Y)).lo;                                 \
   }
-#define PAD2_3(NAME, S)                                                        \
-  S##3 WEFT_OVL NAME(S##3 X, S##3 Y) {                                         \
-    return NAME((S##4)(X, X.z), (S##4)(Y, Y.z)).xyz;                           \
+#define PAD2_3(LINK, DEF, S)                                                   \
+  LINK S##3 WEFT_OVL DEF(S##3 X, S##3 Y) {                                     \
+    return DEF((S##4)(X, X.z), (S##4)(Y, Y.z)).xyz;                            \
   }
 
 // The widths of the table above whose presence depends on the level.
 #if HAVE_F8_D4
-#define WIDE8_1(NAME, ACC, FIX)                                                \
-  CALL1(NAME, ACC, FIX, float8, f8, ISA_F8)                                    \
-  CALL1(NAME, ACC, FIX, double4, d4, ISA_D4)
-#define WIDE8_2(NAME, ACC, FIX)                                                \
-  CALL2(NAME, ACC, FIX, float8, f8, ISA_F8)                                    \
-  CALL2(NAME, ACC, FIX, double4, d4, ISA_D4)
+#define WIDE8_1(LINK, DEF, NAME, ACC, FIX)                                     \
+  CALL1(LINK, DEF, NAME, ACC, FIX, float8, f8, ISA_F8)                         \
+  CALL1(LINK, DEF, NAME, ACC, FIX, double4, d4, ISA_D4)
+#define WIDE8_2(LINK, DEF, NAME, ACC, FIX)                                     \
+  CALL2(LINK, DEF, NAME, ACC, FIX, float8, f8, ISA_F8)                         \
+  CALL2(LINK, DEF, NAME, ACC, FIX, double4, d4, ISA_D4)
 #else
-#define WIDE8_1(NAME, ACC, FIX) SPLIT1(NAME, float8) SPLIT1(NAME, double4)
-#define WIDE8_2(NAME, ACC, FIX) SPLIT2(NAME, float8) SPLIT2(NAME, double4)
+#define WIDE8_1(LINK, DEF, NAME, ACC, FIX)                                     \
+  SPLIT1(LINK, DEF, float8) SPLIT1(LINK, DEF, double4)
+#define WIDE8_2(LINK, DEF, NAME, ACC, FIX)                                     \
+  SPLIT2(LINK, DEF, float8) SPLIT2(LINK, DEF, double4)
 #endif
 #if HAVE_F16_D8
-#define WIDE16_1(NAME, ACC, FIX)                                               \
-  CALL1(NAME, ACC, FIX, float16, f16, ISA_F16)                                 \
-  CALL1(NAME, ACC, FIX, double8, d8, ISA_D8)
-#define WIDE16_2(NAME, ACC, FIX)                                               \
-  CALL2(NAME, ACC, FIX, float16, f16, ISA_F16)                                 \
-  CALL2(NAME, ACC, FIX, double8, d8, ISA_D8)
+#define WIDE16_1(LINK, DEF, NAME, ACC, FIX)                                    \
+  CALL1(LINK, DEF, NAME, ACC, FIX, float16, f16, ISA_F16)                      \
+  CALL1(LINK, DEF, NAME, ACC, FIX, double8, d8, ISA_D8)
+#define WIDE16_2(LINK, DEF, NAME, ACC, FIX)                                    \
+  CALL2(LINK, DEF, NAME, ACC, FIX, float16, f16, ISA_F16)                      \
+  CALL2(LINK, DEF, NAME, ACC, FIX, double8, d8, ISA_D8)
 #else
-#define WIDE16_1(NAME, ACC, FIX) SPLIT1(NAME, float16) SPLIT1(NAME, double8)
-#define WIDE16_2(NAME, ACC, FIX) SPLIT2(NAME, float16) SPLIT2(NAME, double8)
+#define WIDE16_1(LINK, DEF, NAME, ACC, FIX)                                    \
+  SPLIT1(LINK, DEF, float16) SPLIT1(LINK, DEF, double8)
+#define WIDE16_2(LINK, DEF, NAME, ACC, FIX)                                    \
+  SPLIT2(LINK, DEF, float16) SPLIT2(LINK, DEF, double8)
 #endif
 
 // Every vector form of a function of one or two arguments (the padded and
-// split forms go through the repaired calls).
-#define SLEEF1_FIXED(NAME, ACC, FIX)                                           \
-  CALL1(NAME, ACC, FIX, float4, f4, ISA_F4)                                    \
-  CALL1(NAME, ACC, FIX, double2, d2, ISA_D2)                                   \
-  PAD1_2(NAME, float) PAD1_3(NAME, float) PAD1_3(NAME, double)                \
-  WIDE8_1(NAME, ACC, FIX)                                                      \
-  WIDE16_1(NAME, ACC, FIX) SPLIT1(NAME, double16)
-#define SLEEF2_FIXED(NAME, ACC, FIX)                                           \
-  CALL2(NAME, ACC, FIX, float4, f4, ISA_F4)                                    \
-  CALL2(NAME, ACC, FIX, double2, d2, ISA_D2)                                   \
-  PAD2_2(NAME, float) PAD2_3(NAME, float) PAD2_3(NAME, double)                \
-  WIDE8_2(NAME, ACC, FIX)                                                      \
-  WIDE16_2(NAME, ACC, FIX) SPLIT2(NAME, double16)
+// split forms go through the repaired calls), each after the forms it
+// calls: a static helper has no prototype in opencl-c.h.
+#define SLEEF1_AS(LINK, DEF, NAME, ACC, FIX)                                   \
+  CALL1(LINK, DEF, NAME, ACC, FIX, float4, f4, ISA_F4)                         \
+  CALL1(LINK, DEF, NAME, ACC, FIX, double2, d2, ISA_D2)                        \
+  PAD1_2(LINK, DEF, float) PAD1_3(LINK, DEF, float)                            \
+  WIDE8_1(LINK, DEF, NAME, ACC, FIX) PAD1_3(LINK, DEF, double)                 \
+  WIDE16_1(LINK, DEF, NAME, ACC, FIX) SPLIT1(LINK, DEF, double16)
+#define SLEEF2_AS(LINK, DEF, NAME, ACC, FIX)                                   \
+  CALL2(LINK, DEF, NAME, ACC, FIX, float4, f4, ISA_F4)                         \
+  CALL2(LINK, DEF, NAME, ACC, FIX, double2, d2, ISA_D2)                        \
+  PAD2_2(LINK, DEF, float) PAD2_3(LINK, DEF, float)                            \
+  WIDE8_2(LINK, DEF, NAME, ACC, FIX) PAD2_3(LINK, DEF, double)                 \
+  WIDE16_2(LINK, DEF, NAME, ACC, FIX) SPLIT2(LINK, DEF, double16)
+#define SLEEF1_FIXED(NAME, ACC, FIX) SLEEF1_AS(, NAME, NAME, ACC, FIX)
+#define SLEEF2_FIXED(NAME, ACC, FIX) SLEEF2_AS(, NAME, NAME, ACC, FIX)
 #define SLEEF1(NAME, ACC) SLEEF1_FIXED(NAME, ACC, KEEP)
 #define SLEEF2(NAME, ACC) SLEEF2_FIXED(NAME, ACC, KEEP)
 
@@ -213,36 +225,42 @@ SLEEF1(expm1, u10)
 SLEEF1(log, u10)
 SLEEF1(log2, u10)
 SLEEF1(log10, u10)
-SLEEF1(sin, u10)
-SLEEF1(cos, u10)
-SLEEF1(tan, u10)
-SLEEF1(asin, u10)
-SLEEF1(acos, u10)
-SLEEF1(atan, u10)
-SLEEF1_FIXED(sinh, u10, FIX_SINH)
-SLEEF1_FIXED(cosh, u10, FIX_COSH)
-SLEEF1(tanh, u10)
+SLEEF1(sin, u35)
+SLEEF1(cos, u35)
+SLEEF1(tan, u35)
+SLEEF1(asin, u35)
+SLEEF1(acos, u35)
+SLEEF1(atan, u35)
+SLEEF1_FIXED(sinh, u35, FIX_SINH)
+SLEEF1_FIXED(cosh, u35, FIX_COSH)
+SLEEF1(tanh, u35)
 SLEEF1(atanh, u10)
 SLEEF1(cbrt, u10)
 SLEEF1(erf, u10)
 SLEEF1(erfc, u15)
 SLEEF2_FIXED(pow, u10, FIX_POW)
-SLEEF2(atan2, u10)
-SLEEF2(hypot, u05)
+SLEEF2(atan2, u35)
+SLEEF2(hypot, u35)
 
-// The pi forms: SLEEF's result (1 ulp) scaled by 1/pi (two more roundings,
-// half an ulp each): within their 5 and 6 ulp bounds.
+// The pi forms: SLEEF's u10 result scaled by 1/pi. The quotient lies one
+// or two binades below, so 1 ulp of acos is 2 to 4 ulp of acospi; with the
+// two roundings of the scaling (half an ulp each) 5 at most, within the
+// bounds of 5 and 6. u35 could reach 15.
+SLEEF1_AS(static, acosU10, acos, u10, KEEP)
+SLEEF1_AS(static, asinU10, asin, u10, KEEP)
+SLEEF1_AS(static, atanU10, atan, u10, KEEP)
+SLEEF2_AS(static, atan2U10, atan2, u10, KEEP)
 #define PI_FORMS(N, _)                                                         \
-  float##N WEFT_OVL acospi(float##N X) { return acos(X) * M_1_PI_F; }          \
-  float##N WEFT_OVL asinpi(float##N X) { return asin(X) * M_1_PI_F; }          \
-  float##N WEFT_OVL atanpi(float##N X) { return atan(X) * M_1_PI_F; }          \
+  float##N WEFT_OVL acospi(float##N X) { return acosU10(X) * M_1_PI_F; }       \
+  float##N WEFT_OVL asinpi(float##N X) { return asinU10(X) * M_1_PI_F; }       \
+  float##N WEFT_OVL atanpi(float##N X) { return atanU10(X) * M_1_PI_F; }       \
   float##N WEFT_OVL atan2pi(float##N Y, float##N X) {                          \
-    return atan2(Y, X) * M_1_PI_F;                                             \
+    return atan2U10(Y, X) * M_1_PI_F;                                          \
   }                                                                            \
-  double##N WEFT_OVL acospi(double##N X) { return acos(X) * M_1_PI; }          \
-  double##N WEFT_OVL asinpi(double##N X) { return asin(X) * M_1_PI; }          \
-  double##N WEFT_OVL atanpi(double##N X) { return atan(X) * M_1_PI; }          \
+  double##N WEFT_OVL acospi(double##N X) { return acosU10(X) * M_1_PI; }       \
+  double##N WEFT_OVL asinpi(double##N X) { return asinU10(X) * M_1_PI; }       \
+  double##N WEFT_OVL atanpi(double##N X) { return atanU10(X) * M_1_PI; }       \
   double##N WEFT_OVL atan2pi(double##N Y, double##N X) {                       \
-    return atan2(Y, X) * M_1_PI;                                               \
+    return atan2U10(Y, X) * M_1_PI;                                            \
   }
 PI_FORMS(2, ) PI_FORMS(3, ) PI_FORMS(4, ) PI_FORMS(8, ) PI_FORMS(16, )

@@ -15,10 +15,11 @@ class Type;
 namespace weft {
 
 /// Marks the float and double calls of llvm.exp/exp2/log/log2/log10/sin/
-/// cos/tan/pow (and of the libm functions libm.cl calls) with SLEEF vector
-/// variants of SimdBytes-wide registers; in functions that allow
-/// approximate math, sin/cos/tan/asin/acos/atan/atan2 variants and direct
-/// SLEEF calls use the u35 functions.
+/// cos/tan/pow, of the libm functions libm.cl calls and of SLEEF's scalar
+/// functions with SLEEF vector variants of SimdBytes-wide registers, each
+/// of the accuracy the OpenCL bounds allow; in functions that allow
+/// approximate math, float u10 calls of acos/asin/atan/atan2 (the pi forms')
+/// move to the u35 functions, direct SLEEF calls and variants alike.
 struct VectorMathVariantsPass : llvm::PassInfoMixin<VectorMathVariantsPass> {
   explicit VectorMathVariantsPass(unsigned SimdBytes) : SimdBytes(SimdBytes) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);

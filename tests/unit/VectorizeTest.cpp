@@ -134,7 +134,8 @@ kernel void twoOutputs(global float *Call, global float *Put,
 
 TEST(Vectorize, VectorTypedMathCallsSleef) {
   // exp(float16) and atan(double8) are SLEEF vector calls, not 16 calls of
-  // libm's expf or 8 of atan (lib/kernel/sleef.cl).
+  // libm's expf or 8 of atan (lib/kernel/sleef.cl), each of the accuracy
+  // its bound allows: 1 ulp for exp (3), 3.5 for atan (5).
   const char *Source = R"(
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 kernel void vecmath(global float16 *F, global double8 *D) {
@@ -147,26 +148,39 @@ kernel void vecmath(global float16 *F, global double8 *D) {
   EXPECT_NE(IR.find("@Sleef_atand"), std::string::npos) << IR;
   EXPECT_EQ(IR.find("@expf("), std::string::npos) << IR;
   EXPECT_EQ(IR.find("@atan("), std::string::npos) << IR;
-  EXPECT_EQ(IR.find("_u35"), std::string::npos) << IR;
+  size_t Atan = IR.find("@Sleef_atand");
+  ASSERT_NE(Atan, std::string::npos);
+  EXPECT_EQ(IR.compare(Atan + 13, 4, "_u35"), 0) << IR; // @Sleef_atand8_u35
+  size_t Exp = IR.find("@Sleef_expf");
+  ASSERT_NE(Exp, std::string::npos);
+  EXPECT_NE(IR.substr(Exp, 20).find("_u10"), std::string::npos) << IR;
 }
 
 TEST(Vectorize, FastRelaxedMathUsesFasterSleef) {
-  // -cl-fast-relaxed-math licenses SLEEF's 3.5-ulp sin, for vector-typed
-  // calls and for the vectorized work-item loop's scalar ones alike (two
-  // kernels: a loop over float16 values is not vectorized further).
+  // acospi is acos(x) / pi on SLEEF's 1-ulp acos, whose error the division
+  // can quadruple; -cl-fast-relaxed-math licenses the 3.5-ulp acos for
+  // floats (a derived implementation in the relaxed table), for
+  // vector-typed calls and for the vectorized work-item loop's scalar ones
+  // alike (two kernels: a loop over float16 values is not vectorized
+  // further). Double has no relaxed table: its acospi keeps u10.
   const char *Source = R"(
-kernel void vectorSin(global float16 *V) {
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+kernel void vectorAcospi(global float16 *V) {
   size_t I = get_global_id(0);
-  V[I] = sin(V[I]);
+  V[I] = acospi(V[I]);
 }
-kernel void scalarSin(global float *S) {
+kernel void scalarAcospi(global float *S) {
   size_t I = get_global_id(0);
-  S[I] = sin(S[I]);
+  S[I] = acospi(S[I]);
+}
+kernel void doubleAcospi(global double *S) {
+  size_t I = get_global_id(0);
+  S[I] = acospi(S[I]);
 })";
   std::string H = std::to_string(weft::hostTargetDesc().SimdBytes / 4);
-  std::string Relaxed = "call <" + H + " x float> @Sleef_sinf" + H + "_u35";
-  std::string Strict = "call <" + H + " x float> @Sleef_sinf" + H + "_u10";
-  for (const char *Kernel : {"vectorSin", "scalarSin"}) {
+  std::string Relaxed = "call <" + H + " x float> @Sleef_acosf" + H + "_u35";
+  std::string Strict = "call <" + H + " x float> @Sleef_acosf" + H + "_u10";
+  for (const char *Kernel : {"vectorAcospi", "scalarAcospi"}) {
     SCOPED_TRACE(Kernel);
     std::string IR = finalIR(Source, Kernel, 64, "-cl-fast-relaxed-math");
     EXPECT_NE(IR.find(Relaxed), std::string::npos) << IR;
@@ -175,13 +189,20 @@ kernel void scalarSin(global float *S) {
     EXPECT_NE(IR.find(Strict), std::string::npos) << IR;
     EXPECT_EQ(IR.find(Relaxed), std::string::npos) << IR;
   }
+  std::string HD = std::to_string(weft::hostTargetDesc().SimdBytes / 8);
+  std::string IR = finalIR(Source, "doubleAcospi", 64, "-cl-fast-relaxed-math");
+  EXPECT_NE(IR.find("call <" + HD + " x double> @Sleef_acosd" + HD + "_u10"),
+            std::string::npos)
+      << IR;
+  EXPECT_EQ(IR.find("_u35"), std::string::npos) << IR;
 }
 
 TEST(Vectorize, NarrowVectorMathRunsAtFullWidth) {
   // exp(float4) in a work-item loop is split into scalar SLEEF calls the
   // vectorizer widens across work-items: the final IR calls SLEEF's
   // function of the host's full width (ScalarizeWorkItemLoops.cpp), of the
-  // same accuracy class (u35 only under -cl-fast-relaxed-math, for sin).
+  // same accuracy class (u35 only under -cl-fast-relaxed-math, for
+  // acospi's acos).
   const char *Source = R"(
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 kernel void exp4(global float4 *F) {
@@ -192,9 +213,9 @@ kernel void atan2d4(global double4 *D) {
   size_t I = get_global_id(0);
   D[I] = atan2(D[I], D[I] + 1.0);
 }
-kernel void sin4(global float4 *F) {
+kernel void acospi4(global float4 *F) {
   size_t I = get_global_id(0);
-  F[I] = sin(F[I]);
+  F[I] = acospi(F[I]);
 })";
   unsigned Bytes = weft::hostTargetDesc().SimdBytes;
   if (Bytes <= 16)
@@ -206,7 +227,7 @@ kernel void sin4(global float4 *F) {
       << IR;
   EXPECT_EQ(IR.find("call <4 x float> @Sleef_expf4_"), std::string::npos) << IR;
   IR = finalIR(Source, "atan2d4", 64);
-  EXPECT_NE(IR.find("call <" + HD + " x double> @Sleef_atan2d" + HD + "_u10"),
+  EXPECT_NE(IR.find("call <" + HD + " x double> @Sleef_atan2d" + HD + "_u35"),
             std::string::npos)
       << IR;
   // With 32-byte registers (AVX2) double4 is the full width already.
@@ -214,20 +235,69 @@ kernel void sin4(global float4 *F) {
     EXPECT_EQ(IR.find("call <4 x double> @Sleef_atan2d4_"), std::string::npos)
         << IR;
   }
-  IR = finalIR(Source, "sin4", 64, "-cl-fast-relaxed-math");
-  EXPECT_NE(IR.find("call <" + H + " x float> @Sleef_sinf" + H + "_u35"),
+  IR = finalIR(Source, "acospi4", 64, "-cl-fast-relaxed-math");
+  EXPECT_NE(IR.find("call <" + H + " x float> @Sleef_acosf" + H + "_u35"),
             std::string::npos)
       << IR;
-  EXPECT_EQ(IR.find("call <" + H + " x float> @Sleef_sinf" + H + "_u10"),
+  EXPECT_EQ(IR.find("call <" + H + " x float> @Sleef_acosf" + H + "_u10"),
             std::string::npos)
       << IR;
-  IR = finalIR(Source, "sin4", 64);
-  EXPECT_NE(IR.find("call <" + H + " x float> @Sleef_sinf" + H + "_u10"),
+  IR = finalIR(Source, "acospi4", 64);
+  EXPECT_NE(IR.find("call <" + H + " x float> @Sleef_acosf" + H + "_u10"),
             std::string::npos)
       << IR;
-  EXPECT_EQ(IR.find("call <" + H + " x float> @Sleef_sinf" + H + "_u35"),
+  EXPECT_EQ(IR.find("call <" + H + " x float> @Sleef_acosf" + H + "_u35"),
             std::string::npos)
       << IR;
+}
+
+TEST(Vectorize, HypotRunsInFloatVectorsAtItsBound) {
+  // hypot's bound is 4 ulp: SLEEF's 3.5-ulp functions, not the 0.5-ulp
+  // ones (Sleef_hypotf_u05, 55% of an RGBA Sobel filter's time, once per
+  // element), and floats in float vectors (not doubles). A float4 call in
+  // a work-item loop runs across work-items at the host's width, as does
+  // the scalar call; in the Sobel filter, whose border test keeps the loop
+  // of byte loads from the vectorizer, no call is u05 either.
+  const char *Source = R"(
+kernel void hypot4(global float4 *F, global const float4 *G) {
+  size_t I = get_global_id(0);
+  F[I] = hypot(F[I], G[I]);
+}
+kernel void hypot1(global float *F, global const float *G) {
+  size_t I = get_global_id(0);
+  F[I] = hypot(F[I], G[I]);
+}
+kernel void sobelRgba(global uchar4 *Out, global const uchar4 *In,
+                      uint Width, uint Height) {
+  uint X = get_global_id(0), Y = get_global_id(1);
+  if (X == 0 || Y == 0 || X == Width - 1 || Y == Height - 1) {
+    Out[Y * Width + X] = (uchar4)(0);
+    return;
+  }
+  global const uchar4 *P = In + Y * Width + X;
+  int Row = Width;
+  float4 Nw = convert_float4(P[-Row - 1]), N = convert_float4(P[-Row]),
+         Ne = convert_float4(P[-Row + 1]);
+  float4 W = convert_float4(P[-1]), E = convert_float4(P[1]);
+  float4 Sw = convert_float4(P[Row - 1]), S = convert_float4(P[Row]),
+         Se = convert_float4(P[Row + 1]);
+  float4 Gx = (Ne + 2.0f * E + Se) - (Nw + 2.0f * W + Sw);
+  float4 Gy = (Sw + 2.0f * S + Se) - (Nw + 2.0f * N + Ne);
+  Out[Y * Width + X] = convert_uchar4_sat(hypot(Gx, Gy));
+})";
+  std::string H = std::to_string(weft::hostTargetDesc().SimdBytes / 4);
+  std::string Full = "call <" + H + " x float> @Sleef_hypotf" + H + "_u35";
+  for (const char *Kernel : {"hypot4", "hypot1"}) {
+    SCOPED_TRACE(Kernel);
+    std::string IR = finalIR(Source, Kernel, 64);
+    EXPECT_NE(IR.find(Full), std::string::npos) << IR;
+    EXPECT_EQ(IR.find("_u05"), std::string::npos) << IR;
+    EXPECT_EQ(IR.find("@Sleef_hypotd"), std::string::npos) << IR;
+    EXPECT_EQ(IR.find("@hypot("), std::string::npos) << IR;
+  }
+  std::string IR = finalIR(Source, "sobelRgba", 64);
+  EXPECT_NE(IR.find("@Sleef_hypotf"), std::string::npos) << IR;
+  EXPECT_EQ(IR.find("_u05"), std::string::npos) << IR;
 }
 
 const char *RowSums = R"(

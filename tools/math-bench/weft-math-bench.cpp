@@ -93,8 +93,9 @@ static int run(int Argc, char **Argv) {
   cl_mem Y = clCreateBuffer(Ctx, CL_MEM_WRITE_ONLY, N * 8, nullptr, &Err);
   check(Err, "clCreateBuffer");
 
-  const char *Functions[] = {"exp", "log",  "sin",  "cos",  "tan",  "pow",
-                             "atan2", "erf", "sqrt", "cbrt", "exp2", "atan"};
+  const char *Functions[] = {"exp",  "log",  "sin",  "cos",  "tan",
+                             "pow",  "atan2", "erf", "sqrt", "cbrt",
+                             "exp2", "atan", "hypot", "sinh"};
   struct Width {
     const char *Type, *Scalar;
     unsigned N;
@@ -111,7 +112,8 @@ static int run(int Argc, char **Argv) {
           Only.find("," + std::string(F) + ":" + W.Type + ",") ==
               std::string::npos)
         continue;
-      bool Two = !strcmp(F, "pow") || !strcmp(F, "atan2");
+      bool Two =
+          !strcmp(F, "pow") || !strcmp(F, "atan2") || !strcmp(F, "hypot");
       std::string Src = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
                         "kernel void k(global const " +
                         std::string(W.Scalar) + " *X, global " + W.Scalar +
