@@ -33,6 +33,16 @@
 // Straight-line vector code outside loops is split too; the SLP
 // vectorizer regroups it where that pays.
 //
+// Two leftovers of the split would still keep the loop from the vectorizer
+// ("instruction return type cannot be vectorized"), so they are undone:
+// any() and all() of a split compare, which InstCombine had made a bitcast
+// of the <N x i1> to an integer tested against 0 or -1 (sleef.cl's repairs
+// of cosh, sinh, exp and pow test any() of their lanes), become an or (and)
+// of the lanes; and what InstCombine folds back into a small vector after
+// the split (a float2 builtin's `.lo` of its padded float4 SLEEF call was
+// stored as a double, whose pieces became a <2 x float> store again) is
+// split by a second round.
+//
 // A function with a loop WidenWorkItemLoops widened across work-items keeps
 // its vectors: they are already full-width.
 //
@@ -211,6 +221,105 @@ void splitSleefCalls(Function &F, const LoopInfo &LI, unsigned RegisterBytes) {
   }
 }
 
+/// Whether an innermost work-item loop of F still computes on vectors.
+bool loopsHoldVectors(Function &F, const LoopInfo &LI) {
+  for (BasicBlock &BB : F) {
+    const Loop *L = LI.getLoopFor(&BB);
+    if (!L || !isInnermostParallelLoop(*L))
+      continue;
+    for (Instruction &I : BB)
+      if (!isa<DbgInfoIntrinsic>(I) && hasVectorType(I))
+        return true;
+  }
+  return false;
+}
+
+/// Replaces the tests of `bitcast <N x i1> (N lanes inserted one by one)
+/// to iN` against 0 (any lane) and -1 (every lane) in F's innermost
+/// work-item loops by an or (and) of the lanes. True if it changed F.
+bool foldLaneMaskTests(Function &F, const LoopInfo &LI) {
+  SmallVector<BitCastInst *, 4> Casts;
+  for (BasicBlock &BB : F) {
+    const Loop *L = LI.getLoopFor(&BB);
+    if (!L || !isInnermostParallelLoop(*L))
+      continue;
+    for (Instruction &I : BB)
+      if (auto *Cast = dyn_cast<BitCastInst>(&I)) {
+        auto *VecTy = dyn_cast<FixedVectorType>(Cast->getSrcTy());
+        if (VecTy && VecTy->getElementType()->isIntegerTy(1) &&
+            Cast->getDestTy()->isIntegerTy())
+          Casts.push_back(Cast);
+      }
+  }
+  bool Changed = false;
+  for (BitCastInst *Cast : Casts) {
+    unsigned N = cast<FixedVectorType>(Cast->getSrcTy())->getNumElements();
+    SmallVector<Value *, 16> Lanes(N, nullptr);
+    Value *V = Cast->getOperand(0);
+    while (auto *Insert = dyn_cast<InsertElementInst>(V)) {
+      auto *Index = dyn_cast<ConstantInt>(Insert->getOperand(2));
+      if (!Index || Index->getZExtValue() >= N)
+        break;
+      Value *&Lane = Lanes[Index->getZExtValue()];
+      if (!Lane) // a later insert into the same lane wins
+        Lane = Insert->getOperand(1);
+      V = Insert->getOperand(0);
+    }
+    if (is_contained(Lanes, nullptr))
+      continue;
+    auto Test = [](User *U, bool &Every, bool &Negated) {
+      auto *Cmp = dyn_cast<ICmpInst>(U);
+      auto *C = Cmp ? dyn_cast<ConstantInt>(Cmp->getOperand(1)) : nullptr;
+      if (!C || !Cmp->isEquality() || !(C->isZero() || C->isMinusOne()))
+        return false;
+      Every = C->isMinusOne();
+      Negated = (Cmp->getPredicate() == ICmpInst::ICMP_NE) == Every;
+      return true;
+    };
+    bool Every, Negated;
+    if (!all_of(Cast->users(),
+                [&](User *U) { return Test(U, Every, Negated); }))
+      continue;
+    for (User *U : make_early_inc_range(Cast->users())) {
+      auto *Cmp = cast<ICmpInst>(U);
+      Test(Cmp, Every, Negated);
+      IRBuilder<> B(Cmp);
+      Value *R = Lanes[0];
+      for (unsigned Lane = 1; Lane < N; ++Lane)
+        R = Every ? B.CreateAnd(R, Lanes[Lane]) : B.CreateOr(R, Lanes[Lane]);
+      if (Negated)
+        R = B.CreateNot(R);
+      R->takeName(Cmp);
+      Cmp->replaceAllUsesWith(R);
+      Cmp->eraseFromParent();
+    }
+    Changed = true;
+  }
+  return Changed;
+}
+
+/// Splits F's vector code: the Scalarizer, then the clean-ups of its
+/// leftovers.
+PreservedAnalyses splitVectors(Function &F, FunctionAnalysisManager &AM) {
+  ScalarizerPassOptions Options;
+  Options.ScalarizeLoadStore = true;
+  Options.ScalarizeVariableInsertExtract = true;
+  PreservedAnalyses PA = ScalarizerPass(Options).run(F, AM);
+  AM.invalidate(F, PA);
+  if (foldLaneMaskTests(F, AM.getResult<LoopAnalysis>(F))) {
+    PA.intersect(PreservedAnalyses::none());
+    PA.preserveSet<CFGAnalyses>();
+    AM.invalidate(F, PA);
+  }
+  // The Scalarizer leaves extract/insert chains where whole vectors met
+  // scalars; folding them keeps the vectorizer's cost model honest.
+  PA.intersect(EarlyCSEPass().run(F, AM));
+  AM.invalidate(F, PA);
+  PA.intersect(InstCombinePass().run(F, AM));
+  AM.invalidate(F, PA);
+  return PA;
+}
+
 /// A load or store of a vector of at least 16 bytes: whole, it is one
 /// full SSE-or-wider access. A float2 access is not (clpeak's float2
 /// global-bandwidth kernel runs faster split: 13.5 against 10.3 GB/s).
@@ -291,16 +400,9 @@ PreservedAnalyses ScalarizeWorkItemLoopsPass::run(Function &F,
            "into scalars", F.getName().str().c_str());
   splitSleefCalls(F, AM.getResult<LoopAnalysis>(F),
                   std::max(RegisterBytes, 16u));
-  ScalarizerPassOptions Options;
-  Options.ScalarizeLoadStore = true;
-  Options.ScalarizeVariableInsertExtract = true;
-  PreservedAnalyses PA = ScalarizerPass(Options).run(F, AM);
-  AM.invalidate(F, PA);
-  // The Scalarizer leaves extract/insert chains where whole vectors met
-  // scalars; folding them keeps the vectorizer's cost model honest.
-  PA.intersect(EarlyCSEPass().run(F, AM));
-  AM.invalidate(F, PA);
-  PA.intersect(InstCombinePass().run(F, AM));
+  PreservedAnalyses PA = splitVectors(F, AM);
+  if (loopsHoldVectors(F, AM.getResult<LoopAnalysis>(F)))
+    PA.intersect(splitVectors(F, AM));
   return PA;
 }
 
