@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Command 1: dependencies, build, show Weft through clinfo, then run every
-# example on every Weft device. Prints each example's result line and a
-# summary; exits nonzero if anything failed. An example whose program Weft
-# refuses to build because it uses a feature Weft names as not supported
-# yet prints SKIP (exit status 77); it counts as skipped, never as passed.
+# Command 1: dependencies, build (the library, the tools and the examples;
+# the test suites are scripts/test.sh's), show Weft through clinfo, then
+# run every example on every Weft device. Prints each example's result line,
+# a summary and the time each stage took; exits nonzero if anything failed.
+# An example whose program Weft refuses to build because it uses a feature
+# Weft names as not supported yet prints SKIP (exit status 77); it counts as
+# skipped, never as passed.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -15,8 +17,12 @@ EXAMPLES=(VectorAdd Saxpy MatrixMultiplication Mandelbrot BlackScholes
   SimpleConvolution SobelFilter Stream LaunchLatency RecursiveGaussian
   AESEncryptDecrypt)
 
+source "$ROOT/scripts/stages.sh"
+
+stage_begin "install deps"
 "$ROOT/scripts/install-deps.sh"
-"$ROOT/scripts/build.sh"
+stage_end
+"$ROOT/scripts/build.sh" weft-apps
 
 ICD="$BUILD_DIR/vendors/weft.icd"
 if [[ ! -f "$ICD" ]]; then
@@ -25,6 +31,7 @@ if [[ ! -f "$ICD" ]]; then
 fi
 # Only Weft, whatever else is installed in /etc/OpenCL/vendors.
 export OCL_ICD_VENDORS="$ICD"
+stage_begin run
 
 echo
 echo "== clinfo (OCL_ICD_VENDORS=$ICD)"
@@ -74,6 +81,7 @@ for example in "${EXAMPLES[@]}"; do
   fi
 done
 
+stage_end
 echo
 echo "== summary: $passed passed, $failed failed, $skipped skipped"
 if [[ $failed -ne 0 ]]; then
