@@ -17,6 +17,9 @@ PACKAGES=(
   # SPIR-V programs (clCreateProgramWithIL): the translator runs as a
   # separate process; clang-15 and spirv-tools make the tests' modules.
   llvm-spirv-15 clang-15 spirv-tools
+  # The Debian package (scripts/package.sh): cpack's dependency scan runs
+  # dpkg-shlibdeps and file.
+  dpkg-dev file
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
