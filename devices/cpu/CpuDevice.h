@@ -95,6 +95,9 @@ public:
                      const size_t LocalSize[3],
                      const GlobalVariableAddresses &Globals,
                      WorkGroupFunction &Out, std::string &Error) override;
+  void adoptKernelCode(const std::string &Bitcode, const std::string &Kernel,
+                       const size_t LocalSize[3],
+                       const std::string &Code) override;
 
 protected:
   DeviceDescription Desc;

@@ -266,4 +266,11 @@ bool CpuDriver::prepareKernel(const std::string &Bitcode,
   return Out.Launch != nullptr;
 }
 
+void CpuDriver::adoptKernelCode(const std::string &Bitcode,
+                                const std::string &Kernel,
+                                const size_t LocalSize[3],
+                                const std::string &Code) {
+  adoptWorkGroupFunction(Bitcode, Kernel, LocalSize, Desc.Target, Code);
+}
+
 } // namespace weft

@@ -244,6 +244,9 @@ struct WorkGroupFunction {
   /// NDRange's PrintfBuffer.
   bool UsesPrintf = false;
   std::shared_ptr<void> Code;
+  /// The code as a relocatable entry that adoptWorkGroupFunction accepts
+  /// in another process (program binaries carry it); null if none.
+  std::shared_ptr<const std::string> Native;
 };
 
 /// Produces the work-group function of Kernel for LocalSize. On failure
@@ -255,6 +258,16 @@ compileWorkGroupFunction(const std::string &Bitcode, const std::string &Kernel,
                          const size_t LocalSize[3], const TargetDesc &Target,
                          std::string &Error,
                          const GlobalVariableAddresses &Globals = {});
+
+/// Offers code made by compileWorkGroupFunction (WorkGroupFunction::
+/// Native), maybe in another process, to later compileWorkGroupFunction
+/// calls with the same arguments, which then load it instead of compiling.
+/// False, and ignored, when it was made by another Weft build, LLVM,
+/// target or compiler setting, or is damaged.
+bool adoptWorkGroupFunction(const std::string &Bitcode,
+                            const std::string &Kernel,
+                            const size_t LocalSize[3], const TargetDesc &Target,
+                            const std::string &Native);
 
 } // namespace weft
 

@@ -218,6 +218,21 @@ public:
                              const GlobalVariableAddresses &Globals,
                              WorkGroupFunction &Out, std::string &Error) = 0;
 
+  /// Code a prepareKernel of this driver produced (WorkGroupFunction::
+  /// Native), carried by a program binary into this process: a later
+  /// prepareKernel with the same bitcode, kernel and local size may use it
+  /// instead of compiling. Code that does not fit (another build, target
+  /// or setting) is ignored. Default: ignored.
+  virtual void adoptKernelCode(const std::string &Bitcode,
+                               const std::string &Kernel,
+                               const size_t LocalSize[3],
+                               const std::string &Code) {
+    (void)Bitcode;
+    (void)Kernel;
+    (void)LocalSize;
+    (void)Code;
+  }
+
   /// Picks a local size for an NDRange enqueued with a NULL local size.
   virtual void chooseLocalSize(cl_uint WorkDim, const size_t GlobalSize[3],
                                size_t LocalSize[3]) const;

@@ -89,7 +89,19 @@ std::string Program::binaryFor(const Device &D) const {
     else if (auto Bin = Binaries.find(&D); Bin != Binaries.end())
       Options = Bin->second.Options;
   }
-  return serializeProgramBinary(*Built, Options, D.description().Target);
+  // The kernels compiled for D so far travel with the binary: a program
+  // reloaded from it runs them without compiling.
+  std::vector<KernelCode> Code;
+  {
+    std::lock_guard<std::mutex> Guard(FunctionLock);
+    for (const auto &[Key, Fn] : Functions)
+      if (std::get<0>(Key) == &D && Fn.Native) {
+        const std::array<size_t, 3> &Local = std::get<2>(Key);
+        Code.push_back(
+            {std::get<1>(Key), {Local[0], Local[1], Local[2]}, *Fn.Native});
+      }
+  }
+  return serializeProgramBinary(*Built, Options, D.description().Target, Code);
 }
 
 Program::~Program() { Ctx.releaseInternal(); }
@@ -551,9 +563,13 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
     } else {
       std::string Why;
       Program::LoadedBinary B;
+      std::vector<KernelCode> Code;
       B.Build = deserializeProgramBinary(Binaries[I], Lengths[I],
                                          Devices[I]->description().Target,
-                                         B.Options, Why);
+                                         B.Options, Why, &Code);
+      for (const KernelCode &C : B.Build ? Code : std::vector<KernelCode>())
+        Devices[I]->driver().adoptKernelCode(B.Build->Bitcode, C.Kernel,
+                                             C.LocalSize, C.Code);
       if (B.Build)
         Loaded[Devices[I]] = std::move(B);
       else

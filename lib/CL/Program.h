@@ -173,7 +173,7 @@ private:
   std::map<const Device *, DeviceBuild> Builds;
   bool Building = false;
   std::atomic<unsigned> AttachedKernels{0};
-  std::mutex FunctionLock;
+  mutable std::mutex FunctionLock;
   std::map<FunctionKey, WorkGroupFunction> Functions;
   /// Under FunctionLock, like the functions compiled against them.
   std::map<const Device *, std::shared_ptr<ProgramVariables>> Variables;

@@ -18,8 +18,8 @@ namespace {
 constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'B', 'I', 'N', '\0'};
 /// Bump when the layout or a field's meaning changes: older binaries are
 /// then refused. 5: StaticLocalMemSize counts alignment padding. 6: the
-/// program's variables in the global address space.
-constexpr uint32_t FormatVersion = 6;
+/// program's variables in the global address space. 7: compiled kernels.
+constexpr uint32_t FormatVersion = 7;
 constexpr size_t HeaderSize = sizeof(Magic) + 4 + 8 + 8;
 
 uint64_t fnv1a(const unsigned char *Data, size_t Size) {
@@ -124,7 +124,8 @@ bool readGlobalVariables(Reader &R, ProgramBuild &Build) {
 
 std::string serializeProgramBinary(const ProgramBuild &Build,
                                    const std::string &Options,
-                                   const TargetDesc &Target) {
+                                   const TargetDesc &Target,
+                                   const std::vector<KernelCode> &Code) {
   Writer P;
   P.str(WEFT_VERSION_STRING);
   writeTarget(P, Target);
@@ -167,6 +168,13 @@ std::string serializeProgramBinary(const ProgramBuild &Build,
     }
   }
   P.str(Build.Bitcode);
+  P.u32(static_cast<uint32_t>(Code.size()));
+  for (const KernelCode &C : Code) {
+    P.str(C.Kernel);
+    for (size_t V : C.LocalSize)
+      P.u64(V);
+    P.str(C.Code);
+  }
 
   Writer Header;
   Header.raw(Magic, sizeof(Magic));
@@ -180,7 +188,7 @@ std::string serializeProgramBinary(const ProgramBuild &Build,
 std::shared_ptr<const ProgramBuild>
 deserializeProgramBinary(const unsigned char *Data, size_t Size,
                          const TargetDesc &Target, std::string &Options,
-                         std::string &Why) {
+                         std::string &Why, std::vector<KernelCode> *Code) {
   auto Fail = [&](const char *Reason) {
     Why = Reason;
     return nullptr;
@@ -265,13 +273,28 @@ deserializeProgramBinary(const unsigned char *Data, size_t Size,
   }
   if (!readGlobalVariables(R, *Build))
     return Fail("the table of the program's variables is damaged");
-  if (!R.str(Build->Bitcode) || !R.atEnd())
-    return Fail("bitcode is cut short or followed by garbage");
+  if (!R.str(Build->Bitcode))
+    return Fail("bitcode is cut short");
+  uint32_t NumCode;
+  if (!R.u32(NumCode))
+    return Fail("the table of compiled kernels is cut short");
+  std::vector<KernelCode> Loaded;
+  for (uint32_t I = 0; I < NumCode; ++I) {
+    KernelCode C;
+    if (!R.str(C.Kernel) || !R.size(C.LocalSize[0]) ||
+        !R.size(C.LocalSize[1]) || !R.size(C.LocalSize[2]) || !R.str(C.Code))
+      return Fail("the table of compiled kernels is cut short");
+    Loaded.push_back(std::move(C));
+  }
+  if (!R.atEnd())
+    return Fail("binary is followed by garbage");
   // LLVM's bitcode magic: 'B' 'C' 0xC0DE.
   if (Build->Bitcode.size() < 4 ||
       memcmp(Build->Bitcode.data(), "BC\xc0\xde", 4) != 0)
     return Fail("payload is not LLVM bitcode");
   Build->Result = ProgramBuild::Status::Success;
+  if (Code)
+    *Code = std::move(Loaded);
   return Build;
 }
 

@@ -6,7 +6,12 @@
 //   magic "WEFTBIN\0" | format version | payload size | FNV-1a of payload
 //   payload: Weft version, target triple/CPU/features/SIMD width, build
 //            options, binary type (executable, compiled object, library),
-//            kernel descriptions (executables only), LLVM bitcode
+//            kernel descriptions (executables only), LLVM bitcode, and the
+//            kernels compiled so far (kernel, local size, native code)
+//
+// The native code lets a reloaded program run its first kernels without
+// compiling; the driver uses it only if it fits its own build exactly
+// (DeviceDriver::adoptKernelCode), and compiles from the bitcode otherwise.
 //
 // Every field is read with bounds checks, so a truncated, corrupted or
 // foreign binary is refused (CL_INVALID_BINARY) rather than crashing, and a
@@ -20,20 +25,31 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace weft {
 
-/// The binary of Build (successful, of any BinaryKind) for a device targeting Target.
+/// A kernel compiled for one local size (WorkGroupFunction::Native).
+struct KernelCode {
+  std::string Kernel;
+  size_t LocalSize[3] = {1, 1, 1};
+  std::string Code;
+};
+
+/// The binary of Build (successful, of any BinaryKind) for a device
+/// targeting Target, with the kernels compiled so far.
 std::string serializeProgramBinary(const ProgramBuild &Build,
                                    const std::string &Options,
-                                   const TargetDesc &Target);
+                                   const TargetDesc &Target,
+                                   const std::vector<KernelCode> &Code = {});
 
 /// Reads a binary for a device targeting Target. On failure returns null
-/// and says why in Why.
+/// and says why in Why. The compiled kernels it carries go to Code.
 std::shared_ptr<const ProgramBuild>
 deserializeProgramBinary(const unsigned char *Data, size_t Size,
                          const TargetDesc &Target, std::string &Options,
-                         std::string &Why);
+                         std::string &Why,
+                         std::vector<KernelCode> *Code = nullptr);
 
 } // namespace weft
 

@@ -246,47 +246,42 @@ std::string KernelCache::pathFor(const Key &K) const {
   return Directory + "/" + hexOf(K) + EntrySuffix;
 }
 
-bool KernelCache::lookup(const Key &K, CachedWorkGroupFunction &Out) const {
-  if (!enabled())
-    return false;
-  std::string Path = pathFor(K);
-  std::string Bytes;
-  if (!readFile(Path, Bytes))
-    return false;
-  auto Reject = [&](const char *Why) {
-    WEFT_LOG(DebugCompile, "kernel cache: dropping %s: %s", Path.c_str(), Why);
-    unlink(Path.c_str());
-    return false;
-  };
+bool KernelCache::decode(const Key &K, const std::string &Bytes,
+                         CachedWorkGroupFunction &Out, const char *&Why) {
   EntryHeader H;
-  if (Bytes.size() < sizeof(H))
-    return Reject("shorter than its header");
+  if (Bytes.size() < sizeof(H)) {
+    Why = "shorter than its header";
+    return false;
+  }
   memcpy(&H, Bytes.data(), sizeof(H));
   if (memcmp(H.Magic, Magic, sizeof(Magic)) != 0 ||
-      H.FormatVersion != FormatVersion || H.HeaderSize != sizeof(H))
-    return Reject("not an entry of this format");
-  if (memcmp(H.Key, K.data(), K.size()) != 0)
-    return Reject("made for another key");
+      H.FormatVersion != FormatVersion || H.HeaderSize != sizeof(H)) {
+    Why = "not an entry of this format";
+    return false;
+  }
+  if (memcmp(H.Key, K.data(), K.size()) != 0) {
+    Why = "made for another key";
+    return false;
+  }
   if (H.SymbolSize > Bytes.size() || H.ObjectSize > Bytes.size() ||
-      sizeof(H) + H.SymbolSize + H.ObjectSize != Bytes.size())
-    return Reject("wrong length");
+      sizeof(H) + H.SymbolSize + H.ObjectSize != Bytes.size()) {
+    Why = "wrong length";
+    return false;
+  }
   Out.Symbol = Bytes.substr(sizeof(H), H.SymbolSize);
   Out.Object = Bytes.substr(sizeof(H) + H.SymbolSize, H.ObjectSize);
-  if (entryChecksum(H, Out.Symbol, Out.Object) != H.PayloadChecksum)
-    return Reject("checksum mismatch");
+  if (entryChecksum(H, Out.Symbol, Out.Object) != H.PayloadChecksum) {
+    Why = "checksum mismatch";
+    return false;
+  }
   Out.PrivateArenaSize = H.PrivateArenaSize;
   Out.PrivateMemPerWorkItem = H.PrivateMemPerWorkItem;
   Out.LocalVariablesSize = H.LocalVariablesSize;
-  // Recently used entries survive trimming.
-  utimensat(AT_FDCWD, Path.c_str(), nullptr, 0);
-  ++Hits;
   return true;
 }
 
-void KernelCache::store(const Key &K,
-                        const CachedWorkGroupFunction &Entry) const {
-  if (!enabled())
-    return;
+std::string KernelCache::encode(const Key &K,
+                                const CachedWorkGroupFunction &Entry) {
   EntryHeader H;
   memset(&H, 0, sizeof(H));
   memcpy(H.Magic, Magic, sizeof(Magic));
@@ -299,7 +294,56 @@ void KernelCache::store(const Key &K,
   H.SymbolSize = Entry.Symbol.size();
   H.ObjectSize = Entry.Object.size();
   H.PayloadChecksum = entryChecksum(H, Entry.Symbol, Entry.Object);
+  std::string Bytes(reinterpret_cast<const char *>(&H), sizeof(H));
+  return Bytes + Entry.Symbol + Entry.Object;
+}
 
+bool KernelCache::adopt(const Key &K, const std::string &Bytes) {
+  CachedWorkGroupFunction Unused;
+  const char *Why = nullptr;
+  if (!decode(K, Bytes, Unused, Why)) {
+    WEFT_LOG(DebugCompile, "kernel cache: not adopting code: %s", Why);
+    return false;
+  }
+  std::lock_guard<std::mutex> Guard(AdoptedLock);
+  Adopted[K] = Bytes;
+  HasAdopted.store(true, std::memory_order_release);
+  return true;
+}
+
+bool KernelCache::lookup(const Key &K, CachedWorkGroupFunction &Out) const {
+  if (HasAdopted.load(std::memory_order_acquire)) {
+    std::lock_guard<std::mutex> Guard(AdoptedLock);
+    auto It = Adopted.find(K);
+    const char *Why = nullptr;
+    if (It != Adopted.end() && decode(K, It->second, Out, Why)) {
+      ++Hits;
+      return true;
+    }
+  }
+  if (!enabled())
+    return false;
+  std::string Path = pathFor(K);
+  std::string Bytes;
+  if (!readFile(Path, Bytes))
+    return false;
+  const char *Why = nullptr;
+  if (!decode(K, Bytes, Out, Why)) {
+    WEFT_LOG(DebugCompile, "kernel cache: dropping %s: %s", Path.c_str(), Why);
+    unlink(Path.c_str());
+    return false;
+  }
+  // Recently used entries survive trimming.
+  utimensat(AT_FDCWD, Path.c_str(), nullptr, 0);
+  ++Hits;
+  return true;
+}
+
+void KernelCache::store(const Key &K,
+                        const CachedWorkGroupFunction &Entry) const {
+  if (!enabled())
+    return;
+  const std::string Bytes = encode(K, Entry);
   static std::atomic<unsigned> Serial{0};
   std::string Final = pathFor(K);
   std::string Temp = Directory + "/.tmp-" + std::to_string(getpid()) + "-" +
@@ -309,18 +353,14 @@ void KernelCache::store(const Key &K,
     WEFT_LOG(DebugCompile, "kernel cache: cannot write %s", Temp.c_str());
     return;
   }
-  bool Ok = fwrite(&H, sizeof(H), 1, F) == 1 &&
-            fwrite(Entry.Symbol.data(), 1, Entry.Symbol.size(), F) ==
-                Entry.Symbol.size() &&
-            fwrite(Entry.Object.data(), 1, Entry.Object.size(), F) ==
-                Entry.Object.size();
+  bool Ok = fwrite(Bytes.data(), 1, Bytes.size(), F) == Bytes.size();
   Ok = fclose(F) == 0 && Ok;
   if (!Ok || rename(Temp.c_str(), Final.c_str()) != 0) {
     WEFT_LOG(DebugCompile, "kernel cache: cannot store %s", Final.c_str());
     unlink(Temp.c_str());
     return;
   }
-  account(sizeof(H) + Entry.Symbol.size() + Entry.Object.size());
+  account(Bytes.size());
 }
 
 // Scanning the directory stats every entry, and a cache in daily use holds

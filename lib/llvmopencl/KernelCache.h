@@ -22,6 +22,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <string>
 
@@ -53,11 +54,26 @@ public:
   static Key makeKey(const std::string &Bitcode, const std::string &Kernel,
                      const size_t LocalSize[3], const TargetDesc &Target);
 
-  /// Reads the entry for K; a damaged entry is deleted and reported absent.
+  /// Reads the entry for K, from the adopted entries (adopt()) or the
+  /// disk; a damaged entry on disk is deleted and reported absent.
   bool lookup(const Key &K, CachedWorkGroupFunction &Out) const;
   /// Writes the entry for K atomically, then trims the cache to its bound
   /// when the cache's size record says it is passed (see account()).
   void store(const Key &K, const CachedWorkGroupFunction &Entry) const;
+
+  /// Entries that come with the application rather than from this cache
+  /// (a program binary's compiled kernels): kept in memory for lookup(),
+  /// also when the disk cache is off. False (and ignored) when Bytes is
+  /// not a sound entry made for K: code of another Weft build, LLVM or
+  /// target has another key.
+  bool adopt(const Key &K, const std::string &Bytes);
+  bool hasAdopted() const { return HasAdopted.load(std::memory_order_acquire); }
+
+  /// An entry in the format of the disk cache and of adopt().
+  static std::string encode(const Key &K, const CachedWorkGroupFunction &Entry);
+  /// Reads Bytes as an entry for K; false with the reason in Why.
+  static bool decode(const Key &K, const std::string &Bytes,
+                     CachedWorkGroupFunction &Out, const char *&Why);
 
   /// The path of K's entry (for tests).
   std::string pathFor(const Key &K) const;
@@ -77,6 +93,9 @@ private:
   mutable std::atomic<uint64_t> Scans{0};
   /// One size-record update at a time in this process.
   mutable std::mutex RecordLock;
+  mutable std::mutex AdoptedLock;
+  std::map<Key, std::string> Adopted;
+  std::atomic<bool> HasAdopted{false};
 
   std::string Directory;
   uint64_t MaxBytes;

@@ -708,9 +708,10 @@ compileWorkGroupFunction(const std::string &Bitcode, const std::string &Kernel,
     }
 
   KernelCache &Cache = KernelCache::get();
-  KernelCache::Key CacheKey{};
-  if (Cache.enabled()) {
-    CacheKey = KernelCache::makeKey(Bitcode, Kernel, LocalSize, Target);
+  // The key also names the code that program binaries carry (Native).
+  KernelCache::Key CacheKey =
+      KernelCache::makeKey(Bitcode, Kernel, LocalSize, Target);
+  if (Cache.enabled() || Cache.hasAdopted()) {
     CachedWorkGroupFunction Hit;
     // Whoever asks for the IR wants it produced, not restored.
     const char *DumpDir = getenv("WEFT_DUMP_IR");
@@ -720,6 +721,8 @@ compileWorkGroupFunction(const std::string &Bitcode, const std::string &Kernel,
       Result.PrivateArenaSize = Hit.PrivateArenaSize;
       Result.PrivateMemPerWorkItem = Hit.PrivateMemPerWorkItem;
       Result.LocalVariablesSize = Hit.LocalVariablesSize;
+      Result.Native = std::make_shared<const std::string>(
+          KernelCache::encode(CacheKey, Hit));
       WEFT_LOG(DebugCompile,
                "work-group function of '%s' for %zux%zux%zu from the kernel "
                "cache: %.3f s",
@@ -803,14 +806,31 @@ compileWorkGroupFunction(const std::string &Bitcode, const std::string &Kernel,
   StringRef ObjectBytes(Object.data(), Object.size());
   if (!loadObject(ObjectBytes, Symbol, Globals, Result, Error))
     return Result;
-  if (Cache.enabled())
-    Cache.store(CacheKey,
-                {Symbol, ObjectBytes.str(), Result.PrivateArenaSize,
-                 Result.PrivateMemPerWorkItem, Result.LocalVariablesSize});
+  CachedWorkGroupFunction Entry{Symbol, ObjectBytes.str(),
+                                Result.PrivateArenaSize,
+                                Result.PrivateMemPerWorkItem,
+                                Result.LocalVariablesSize};
+  Cache.store(CacheKey, Entry);
+  Result.Native =
+      std::make_shared<const std::string>(KernelCache::encode(CacheKey, Entry));
   WEFT_LOG(DebugCompile, "work-group function %s for %zux%zux%zu: %.3f s",
            Symbol.c_str(), LocalSize[0], LocalSize[1], LocalSize[2],
            secondsSince(Start));
   return Result;
+}
+
+bool adoptWorkGroupFunction(const std::string &Bitcode,
+                            const std::string &Kernel,
+                            const size_t LocalSize[3], const TargetDesc &Target,
+                            const std::string &Native) {
+  bool Adopted = KernelCache::get().adopt(
+      KernelCache::makeKey(Bitcode, Kernel, LocalSize, Target), Native);
+  WEFT_LOG(DebugCompile,
+           "work-group function of '%s' for %zux%zux%zu from a program "
+           "binary: %s",
+           Kernel.c_str(), LocalSize[0], LocalSize[1], LocalSize[2],
+           Adopted ? "adopted" : "does not fit this build, will compile");
+  return Adopted;
 }
 
 } // namespace weft

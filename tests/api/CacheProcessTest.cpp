@@ -35,12 +35,23 @@
 
 namespace {
 
-/// What a child process does, in the child: build Source with Options on
-/// the first device of the Weft platform, run kernel "fill" over N
-/// work-items, and compare with Expected(I). The exit status says how it
-/// went (0: right results).
-int buildAndRun(const std::string &Source, const std::string &Options,
-                int (*Expected)(size_t)) {
+/// What a child process does: build Source with Options (or load the
+/// program from the binary file BinaryIn) on the first device of the
+/// platform under test, run kernel "fill" over 4096 work-items in groups
+/// of Local, compare with Expected(I), and write the program's binary to
+/// BinaryOut if given.
+struct Job {
+  std::string Source;
+  std::string Options;
+  int (*Expected)(size_t) = nullptr;
+  size_t Local = 64;
+  std::string BinaryIn;
+  std::string BinaryOut;
+};
+
+/// Runs J in this (child) process; the exit status says how it went (0:
+/// right results).
+int runJob(const Job &J) {
   const size_t N = 4096;
   cl_uint Count = 0;
   if (clGetPlatformIDs(0, nullptr, &Count) != CL_SUCCESS || !Count)
@@ -63,9 +74,23 @@ int buildAndRun(const std::string &Source, const std::string &Options,
   cl_context Ctx = clCreateContext(nullptr, 1, &Device, nullptr, nullptr, &Err);
   cl_command_queue Q =
       clCreateCommandQueueWithProperties(Ctx, Device, nullptr, &Err);
-  const char *Text = Source.c_str();
-  cl_program P = clCreateProgramWithSource(Ctx, 1, &Text, nullptr, &Err);
-  if (clBuildProgram(P, 1, &Device, Options.c_str(), nullptr, nullptr) !=
+  cl_program P;
+  if (J.BinaryIn.empty()) {
+    const char *Text = J.Source.c_str();
+    P = clCreateProgramWithSource(Ctx, 1, &Text, nullptr, &Err);
+  } else {
+    std::ifstream In(J.BinaryIn, std::ios::binary);
+    std::string Bytes((std::istreambuf_iterator<char>(In)), {});
+    const unsigned char *Data =
+        reinterpret_cast<const unsigned char *>(Bytes.data());
+    size_t Size = Bytes.size();
+    cl_int Status;
+    P = clCreateProgramWithBinary(Ctx, 1, &Device, &Size, &Data, &Status,
+                                  &Err);
+    if (Err != CL_SUCCESS)
+      return 15;
+  }
+  if (clBuildProgram(P, 1, &Device, J.Options.c_str(), nullptr, nullptr) !=
       CL_SUCCESS) {
     char Log[4096] = {};
     clGetProgramBuildInfo(P, Device, CL_PROGRAM_BUILD_LOG, sizeof(Log) - 1,
@@ -77,7 +102,7 @@ int buildAndRun(const std::string &Source, const std::string &Options,
   cl_mem Buf = clCreateBuffer(Ctx, CL_MEM_WRITE_ONLY, N * sizeof(cl_int),
                               nullptr, &Err);
   clSetKernelArg(K, 0, sizeof(Buf), &Buf);
-  size_t Global = N, Local = 64;
+  size_t Global = N, Local = J.Local;
   std::vector<cl_int> Out(N, -1);
   if (clEnqueueNDRangeKernel(Q, K, 1, nullptr, &Global, &Local, 0, nullptr,
                              nullptr) != CL_SUCCESS ||
@@ -85,10 +110,21 @@ int buildAndRun(const std::string &Source, const std::string &Options,
                           0, nullptr, nullptr) != CL_SUCCESS)
     return 13;
   for (size_t I = 0; I < N; ++I)
-    if (Out[I] != Expected(I)) {
-      fprintf(stderr, "out[%zu] = %d, expected %d\n", I, Out[I], Expected(I));
+    if (Out[I] != J.Expected(I)) {
+      fprintf(stderr, "out[%zu] = %d, expected %d\n", I, Out[I],
+              J.Expected(I));
       return 14;
     }
+  if (!J.BinaryOut.empty()) {
+    size_t Size = 0;
+    clGetProgramInfo(P, CL_PROGRAM_BINARY_SIZES, sizeof(Size), &Size, nullptr);
+    std::string Bytes(Size, '\0');
+    unsigned char *Data = reinterpret_cast<unsigned char *>(&Bytes[0]);
+    if (!Size || clGetProgramInfo(P, CL_PROGRAM_BINARIES, sizeof(Data), &Data,
+                                  nullptr) != CL_SUCCESS)
+      return 16;
+    std::ofstream(J.BinaryOut, std::ios::binary) << Bytes;
+  }
   clReleaseMemObject(Buf);
   clReleaseKernel(K);
   clReleaseProgram(P);
@@ -101,10 +137,9 @@ struct Child {
   pid_t Pid;
 };
 
-/// Starts buildAndRun in a child with the environment settings Env
-/// ("NAME=value"; "NAME=" unsets), its stderr to StderrPath if given.
-Child start(const std::vector<std::string> &Env, const std::string &Source,
-            const std::string &Options, int (*Expected)(size_t),
+/// Starts J in a child with the environment settings Env ("NAME=value";
+/// "NAME=" unsets), its stderr to StderrPath if given.
+Child start(const std::vector<std::string> &Env, const Job &J,
             const std::string &StderrPath = "") {
   fflush(nullptr);
   pid_t Pid = fork();
@@ -122,7 +157,7 @@ Child start(const std::vector<std::string> &Env, const std::string &Source,
       if (Fd >= 0)
         dup2(Fd, 2);
     }
-    _exit(buildAndRun(Source, Options, Expected));
+    _exit(runJob(J));
   }
   return {Pid};
 }
@@ -135,10 +170,19 @@ int finish(Child C) {
   return WEXITSTATUS(Status);
 }
 
-int run(const std::vector<std::string> &Env, const std::string &Source,
-        const std::string &Options, int (*Expected)(size_t),
+int run(const std::vector<std::string> &Env, const Job &J,
         const std::string &StderrPath = "") {
-  return finish(start(Env, Source, Options, Expected, StderrPath));
+  return finish(start(Env, J, StderrPath));
+}
+
+/// Lines of File that contain Text.
+int countLines(const std::string &File, const char *Text) {
+  std::ifstream In(File);
+  std::string Line;
+  int N = 0;
+  while (std::getline(In, Line))
+    N += Line.find(Text) != std::string::npos;
+  return N;
 }
 
 /// A directory of its own for one test, removed with what it holds.
@@ -211,7 +255,7 @@ TEST(CacheProcesses, ConcurrentColdBuildsShareOneDirectory) {
   std::string Source = freshSource(SquarePlusOne);
   std::vector<Child> Children;
   for (int I = 0; I < 8; ++I)
-    Children.push_back(start(Env, Source, "", squarePlusOne));
+    Children.push_back(start(Env, {Source, "", squarePlusOne}));
   for (size_t I = 0; I < Children.size(); ++I)
     EXPECT_EQ(finish(Children[I]), 0) << "process " << I;
   std::vector<std::string> Names = listDir(Dir);
@@ -220,7 +264,7 @@ TEST(CacheProcesses, ConcurrentColdBuildsShareOneDirectory) {
   EXPECT_EQ(countPrefix(Names, ".tmp-"), 0u) << "a torn entry was left";
   EXPECT_EQ(countPrefix(Names, ".size-"), 0u);
   // A later process is served from the cache: it stores nothing new.
-  EXPECT_EQ(run(Env, Source, "", squarePlusOne), 0);
+  EXPECT_EQ(run(Env, {Source, "", squarePlusOne}), 0);
   EXPECT_EQ(countSuffix(listDir(Dir), ".wkc"), Entries);
 }
 
@@ -235,14 +279,10 @@ TEST(CacheProcesses, UncreatableDirectoryCompilesInMemory) {
   std::string Log = Dir + "/stderr.txt";
   EXPECT_EQ(run({"WEFT_CACHE_DIR=" + Blocker + "/cache", "WEFT_KERNEL_CACHE=",
                  "WEFT_DEBUG=compile"},
-                freshSource(SquarePlusOne), "", squarePlusOne, Log),
+                {freshSource(SquarePlusOne), "", squarePlusOne}, Log),
             0);
-  std::ifstream In(Log);
-  std::string Line;
-  int Warnings = 0;
-  while (std::getline(In, Line))
-    Warnings += Line.find("kernel cache disabled") != std::string::npos;
-  EXPECT_EQ(Warnings, 1) << "one WEFT_DEBUG line says the cache is off";
+  EXPECT_EQ(countLines(Log, "kernel cache disabled"), 1)
+      << "one WEFT_DEBUG line says the cache is off";
 }
 
 TEST(CacheProcesses, CacheOffWritesNothing) {
@@ -251,7 +291,7 @@ TEST(CacheProcesses, CacheOffWritesNothing) {
   ASSERT_FALSE(Dir.empty());
   std::string Cache = Dir + "/cache";
   EXPECT_EQ(run({"WEFT_CACHE_DIR=" + Cache, "WEFT_KERNEL_CACHE=0"},
-                freshSource(SquarePlusOne), "", squarePlusOne),
+                {freshSource(SquarePlusOne), "", squarePlusOne}),
             0);
   EXPECT_TRUE(listDir(Cache).empty()) << "files written with the cache off";
 }
@@ -272,10 +312,52 @@ kernel void fill(global int *Out) { Out[get_global_id(0)] = VALUE; }
 )CLC");
   std::string Options = "-I " + Dir;
   std::ofstream(Dir + "/value.h") << "#define VALUE 3\n";
-  EXPECT_EQ(run(Env, Source, Options, three), 0);
+  EXPECT_EQ(run(Env, {Source, Options, three}), 0);
   std::ofstream(Dir + "/value.h", std::ios::trunc) << "#define VALUE 7\n";
-  EXPECT_EQ(run(Env, Source, Options, seven), 0)
+  EXPECT_EQ(run(Env, {Source, Options, seven}), 0)
       << "the code built with the old header came back";
+}
+
+// A program binary carries the kernels compiled so far: reloaded in a
+// process with no kernel cache, it runs them without compiling, and
+// compiles only for a local size it does not carry. Corrupted native code
+// makes the binary invalid, never wrong results.
+TEST(CacheProcesses, BinaryRunsCompiledKernelsWithoutCompiling) {
+  TempDir Temp;
+  const std::string &Dir = Temp.Path;
+  ASSERT_FALSE(Dir.empty());
+  std::vector<std::string> NoCache = {"WEFT_KERNEL_CACHE=0",
+                                      "WEFT_DEBUG=compile"};
+  std::string Binary = Dir + "/program.bin";
+  Job Make{freshSource(SquarePlusOne), "", squarePlusOne, 64};
+  Make.BinaryOut = Binary;
+  ASSERT_EQ(run(NoCache, Make, Dir + "/make.txt"), 0);
+  EXPECT_EQ(countLines(Dir + "/make.txt", "code generation for 'fill'"), 1);
+
+  Job Reload{"", "", squarePlusOne, 64};
+  Reload.BinaryIn = Binary;
+  std::string Log = Dir + "/reload.txt";
+  EXPECT_EQ(run(NoCache, Reload, Log), 0);
+  EXPECT_EQ(countLines(Log, "code generation for"), 0)
+      << "the reloaded program compiled a kernel its binary carries";
+  EXPECT_EQ(countLines(Log, "from a program binary: adopted"), 1);
+
+  // Another local size: compiled from the binary's bitcode.
+  Reload.Local = 32;
+  EXPECT_EQ(run(NoCache, Reload, Log), 0);
+  EXPECT_EQ(countLines(Log, "code generation for 'fill'"), 1);
+
+  // A flipped byte near the end (inside the native code) is refused.
+  std::string Bytes;
+  {
+    std::ifstream In(Binary, std::ios::binary);
+    Bytes.assign((std::istreambuf_iterator<char>(In)), {});
+  }
+  ASSERT_GT(Bytes.size(), 100u);
+  Bytes[Bytes.size() - 40] ^= 0x5a;
+  std::ofstream(Binary, std::ios::binary | std::ios::trunc) << Bytes;
+  Reload.Local = 64;
+  EXPECT_EQ(run(NoCache, Reload), 15) << "a damaged binary was accepted";
 }
 
 } // namespace
