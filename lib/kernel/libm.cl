@@ -29,12 +29,10 @@
   double libm_##NAME(double, double) __attribute__((const)) __asm__(#NAME);
 LIBM1(acos) LIBM1(acosh) LIBM1(asin) LIBM1(asinh) LIBM1(atan) LIBM1(atanh)
 LIBM1(cbrt) LIBM1(cosh) LIBM1(erf) LIBM1(erfc) LIBM1(exp10) LIBM1(expm1)
-LIBM1(log1p) LIBM1(sinh) LIBM1(tanh) LIBM1(tgamma) LIBM1(lgamma) LIBM1(logb)
+LIBM1(log1p) LIBM1(sinh) LIBM1(tanh) LIBM1(tgamma) LIBM1(lgamma)
 LIBM1(sin) LIBM1(cos) LIBM1(tan)
 LIBM2(atan2) LIBM2(fmod) LIBM2(hypot) LIBM2(remainder) LIBM2(pow)
-LIBM2(nextafter)
 double libm_lgamma_r(double, __private int *) __asm__("lgamma_r");
-float libm_nextafterf(float, float) __asm__("nextafterf");
 
 // SLEEF's scalar functions: Sleef_<name>f_<accuracy> of floats,
 // Sleef_<name>_<accuracy> of doubles; VectorMathVariants.cpp gives their
@@ -257,7 +255,6 @@ DEF1_SLEEF(sinh, sinhDouble(X), sinhFloat(X))
 DEF1_SLEEF(tanh, libm_tanh(X), Sleef_tanhf_u35(X))
 DEF1(tgamma, libm_tgamma(X))
 DEF1(lgamma, libm_lgamma(X))
-DEF1(logb, libm_logb(X))
 DEF1_SLEEF(acospi, Sleef_acos_u10(X) * M_1_PI, Sleef_acosf_u10(X) * M_1_PI_F)
 DEF1_SLEEF(asinpi, Sleef_asin_u10(X) * M_1_PI, Sleef_asinf_u10(X) * M_1_PI_F)
 DEF1_SLEEF(atanpi, Sleef_atan_u10(X) * M_1_PI, Sleef_atanf_u10(X) * M_1_PI_F)
@@ -346,10 +343,29 @@ FOR_VECTOR_WIDTHS(VEC1, cospi, double)
 FOR_VECTOR_WIDTHS(VEC1, tanpi, float)
 FOR_VECTOR_WIDTHS(VEC1, tanpi, double)
 
-// nextafter steps in the source type: the float form needs float's
-// neighbours.
-double WEFT_OVL nextafter(double X, double Y) { return libm_nextafter(X, Y); }
-float WEFT_OVL nextafter(float X, float Y) { return libm_nextafterf(X, Y); }
+// nextafter steps in the source type: one unit of the bit pattern away
+// from zero or towards it. Arithmetic and compares only, so that a
+// vectorized loop needs no call per element.
+double WEFT_OVL nextafter(double X, double Y) {
+  if (X != X || Y != Y)
+    return X + Y;
+  if (X == Y)
+    return Y;
+  if (X == 0)
+    return __builtin_copysign(0x1p-1074, Y);
+  long B = as_long(X);
+  return as_double((X < Y) == (X > 0) ? B + 1 : B - 1);
+}
+float WEFT_OVL nextafter(float X, float Y) {
+  if (X != X || Y != Y)
+    return X + Y;
+  if (X == Y)
+    return Y;
+  if (X == 0)
+    return __builtin_copysignf(0x1p-149f, Y);
+  int B = as_int(X);
+  return as_float((X < Y) == (X > 0) ? B + 1 : B - 1);
+}
 FOR_VECTOR_WIDTHS(VEC2, nextafter, float)
 FOR_VECTOR_WIDTHS(VEC2, nextafter, double)
 
@@ -395,12 +411,12 @@ double WEFT_OVL rootn(double X, int N) {
     Q = (E >= 0 ? E : E - K + 1) / K; // rounded down
     Shift = Q * K;
   }
-  double Scaled = __builtin_ldexp(A, -Shift);
+  double Scaled = ldexp(A, -Shift);
   double R = libm_pow(Scaled, 1.0 / (double)N);
   double Rn = libm_pow(R, (double)N);
   if (Rn != 0 && !__builtin_isinf(Rn))
     R = R - R * ((Rn - Scaled) / Rn) / (double)N;
-  R = __builtin_ldexp(R, N > 0 ? Q : -Q);
+  R = ldexp(R, N > 0 ? Q : -Q);
   return __builtin_copysign(R, Sign);
 }
 float WEFT_OVL rootn(float X, int N) { return (float)rootn((double)X, N); }
@@ -409,11 +425,42 @@ FOR_VECTOR_WIDTHS(VEC_FI, pown, double, int)
 FOR_VECTOR_WIDTHS(VEC_FI, rootn, float, int)
 FOR_VECTOR_WIDTHS(VEC_FI, rootn, double, int)
 
-// ldexp, ilogb, nan.
-double WEFT_OVL ldexp(double X, int N) { return __builtin_ldexp(X, N); }
-float WEFT_OVL ldexp(float X, int N) { return __builtin_ldexpf(X, N); }
-FOR_VECTOR_WIDTHS(VEC_FI, ldexp, float, int)
-FOR_VECTOR_WIDTHS(VEC_FI, ldexp, double, int)
+// ldexp, ilogb, logb, nan: from the bit patterns, on whole vectors, where
+// LLVM's ldexp and frexp are calls of libm's per element.
+//
+// ldexp of floats: x 2^k is exact in double for |k| <= 300 (2^k a normal
+// double), rounded once to float; beyond 300 the float result is already
+// infinite or zero.
+#define LDEXP_FLOAT(N, _)                                                      \
+  float##N WEFT_OVL ldexp(float##N X, int##N K) {                              \
+    long##N E = convert_long##N(clamp(K, -300, 300)) + 1023;                   \
+    return convert_float##N(convert_double##N(X) * as_double##N(E << 52));     \
+  }
+// ldexp of doubles: a denormal x is first scaled into the normal range.
+// A normal result is x with its exponent field replaced (exact); below the
+// normal range x gets the exponent 64 higher (at least the smallest normal
+// one) and one multiplication by 2^-64 rounds it, once. Zeros, infinities
+// and NaN stay.
+#define LDEXP_DOUBLE(N, _)                                                     \
+  double##N WEFT_OVL ldexp(double##N X, int##N K) {                            \
+    long##N Field = (as_long##N(X) >> 52) & 0x7ff;                             \
+    double##N Y = Field == 0 ? X * 0x1p64 : X;                                 \
+    long##N Bits = as_long##N(Y);                                              \
+    long##N Rest = Bits & (long##N)0x800fffffffffffffL;                        \
+    long##N E = ((Bits >> 52) & 0x7ff) -                                       \
+                (Field == 0 ? (long##N)64 : (long##N)0) +                      \
+                convert_long##N(clamp(K, -2200, 2200));                        \
+    double##N Normal = as_double##N(Rest | (E << 52));                         \
+    double##N Low = as_double##N(Rest | (max(E + 64, 1L) << 52)) * 0x1p-64;    \
+    double##N R = E >= 2047   ? __builtin_elementwise_copysign(                \
+                                  (double##N)INFINITY, X)                      \
+                  : E >= 1 ? Normal                                            \
+                           : Low;                                              \
+    return Field == 0x7ff || X == 0 ? X : R;                                   \
+  }
+LDEXP_FLOAT(, ) LDEXP_DOUBLE(, )
+FOR_VECTOR_WIDTHS(LDEXP_FLOAT, )
+FOR_VECTOR_WIDTHS(LDEXP_DOUBLE, )
 #define DEF_LDEXP_SCALAR_N(N, T)                                               \
   T##N WEFT_OVL ldexp(T##N X, int K) { return ldexp(X, (int##N)K); }
 FOR_VECTOR_WIDTHS(DEF_LDEXP_SCALAR_N, float)
@@ -444,6 +491,19 @@ int WEFT_OVL ilogb(float X) {
 }
 FOR_VECTOR_WIDTHS(VEC_RETI, ilogb, float, int)
 FOR_VECTOR_WIDTHS(VEC_RETI, ilogb, double, int)
+
+// logb is ilogb as a floating-point value, with -inf for zeros, +inf for
+// infinities and NaN for NaN.
+double WEFT_OVL logb(double X) {
+  double A = __builtin_fabs(X);
+  return X == 0 ? -INFINITY : A == INFINITY || X != X ? A : (double)ilogb(X);
+}
+float WEFT_OVL logb(float X) {
+  float A = __builtin_fabsf(X);
+  return X == 0 ? -INFINITY : A == INFINITY || X != X ? A : (float)ilogb(X);
+}
+FOR_VECTOR_WIDTHS(VEC1, logb, float)
+FOR_VECTOR_WIDTHS(VEC1, logb, double)
 
 // nan(code): a quiet NaN carrying the code in its mantissa.
 float WEFT_OVL nan(uint C) { return as_float(0x7fc00000u | (C & 0x3fffffu)); }
@@ -519,11 +579,22 @@ static inline float modfFloat(float X, float *Int) {
   return __builtin_isinf(X) ? __builtin_copysignf(0.0f, X)
                             : __builtin_copysignf(X - T, X);
 }
+// frexp from the bit pattern (LLVM's frexp is a call of libm's): the
+// mantissa gets the exponent of [0.5, 1); a denormal is scaled into the
+// normal range first. Zeros, infinities and NaN come back with 0.
 static inline double frexpDouble(double X, int *E) {
-  return __builtin_frexp(X, E);
+  long Field = (as_long(X) >> 52) & 0x7ff;
+  long Bits = as_long(Field == 0 ? X * 0x1p64 : X);
+  bool Special = X == 0 || Field == 0x7ff;
+  *E = Special ? 0 : (int)((Bits >> 52) & 0x7ff) - (Field == 0 ? 1086 : 1022);
+  return Special ? X : as_double((Bits & 0x800fffffffffffffL) | (1022L << 52));
 }
 static inline float frexpFloat(float X, int *E) {
-  return __builtin_frexpf(X, E);
+  int Field = (as_int(X) >> 23) & 0xff;
+  int Bits = as_int(Field == 0 ? X * 0x1p32f : X);
+  bool Special = X == 0 || Field == 0xff;
+  *E = Special ? 0 : ((Bits >> 23) & 0xff) - (Field == 0 ? 158 : 126);
+  return Special ? X : as_float((Bits & (int)0x807fffffu) | (126 << 23));
 }
 static inline double sincosDouble(double X, double *C) {
   *C = cos(X);

@@ -3,9 +3,12 @@
 // Builtins whose results are exact and defined case by case rather than by
 // an ulp bound: ilogb on zeros, denormals, powers of two, infinities and
 // NaN (opencl-c-base.h's FP_ILOGB0 and FP_ILOGBNAN, whose values the
-// kernel reports too), and maxmag/minmag where the magnitudes are equal or
+// kernel reports too), maxmag/minmag where the magnitudes are equal or
 // an operand is NaN (then fmax/fmin decide: a NaN operand gives the other
-// one). Float and double, every width.
+// one), and ldexp, frexp, logb and nextafter, which the library computes
+// from the bit patterns, against the host's (exact) functions: denormal
+// operands and results, exponents past both ends of the range. Float and
+// double, every width.
 //
 //===----------------------------------------------------------------------===//
 #include "BuiltinTestCommon.h"
@@ -40,8 +43,12 @@ template <typename F, typename U> F fromBits(U B) {
   return V;
 }
 
-template <typename F, typename U>
-void checkIlogb(MathSpecials &Test, const std::string &S) {
+/// Operands that reach every case of the exponent functions: zeros,
+/// infinities, NaN (and one with every payload bit), the extremes,
+/// denormals with their leading one at every position, powers of two and
+/// their neighbours over the whole exponent range, then random bit
+/// patterns up to Count.
+template <typename F, typename U> std::vector<F> exponentOperands() {
   using L = std::numeric_limits<F>;
   const int Mant = L::digits - 1;
   std::vector<F> X;
@@ -69,12 +76,16 @@ void checkIlogb(MathSpecials &Test, const std::string &S) {
     X.push_back(P);
     X.push_back(-std::nextafter(P, F(0)));
   }
-  ASSERT_LE(X.size(), Count);
   Random R(sizeof(F));
   while (X.size() < Count)
     X.push_back(fromBits<F, U>(U(R.next())));
   X.resize(Count);
+  return X;
+}
 
+template <typename F, typename U>
+void checkIlogb(MathSpecials &Test, const std::string &S) {
+  std::vector<F> X = exponentOperands<F, U>();
   std::vector<int> Expected(Count);
   for (size_t I = 0; I < Count; ++I) {
     F V = X[I];
@@ -186,6 +197,96 @@ TEST_P(MathSpecials, MagnitudeDouble) {
   if (!deviceHasDouble())
     GTEST_SKIP() << "no double";
   checkMagnitudes<double>(*this, "double");
+}
+
+/// Got is Want exactly (bit for bit; any NaN for a NaN).
+template <typename F, typename U> bool sameBits(F Got, F Want) {
+  if (std::isnan(Want))
+    return std::isnan(Got);
+  return fromBits<U, F>(Got) == fromBits<U, F>(Want);
+}
+
+template <typename F, typename U>
+void checkExponentFunctions(MathSpecials &Test, const std::string &S) {
+  using L = std::numeric_limits<F>;
+  std::vector<F> X = exponentOperands<F, U>();
+  // Exponents at both ends of every range the results cross, and random
+  // ones over all of them.
+  const int Edges[] = {INT_MIN, -5000, -2200, -2099, -1100, -1076, -1075,
+                       -1074, -1023, -1022, -300, -150, -149, -127, -126,
+                       -64, -1, 0, 1, 64, 127, 128, 300, 1023, 1024, 2046,
+                       2100, 5000, INT_MAX};
+  const F Targets[] = {F(0), -F(0), F(1), F(-1), L::infinity(),
+                       -L::infinity(), L::quiet_NaN(), L::denorm_min(),
+                       L::max()};
+  std::vector<int> N(Count);
+  std::vector<F> Y(Count);
+  Random R(3 + sizeof(F));
+  for (size_t I = 0; I < Count; ++I) {
+    uint64_t V = R.next();
+    N[I] = I % 3 ? Edges[V % (sizeof(Edges) / sizeof(int))]
+                 : int(V % 4401) - 2200;
+    // nextafter towards a special value or towards a neighbour of X[I].
+    Y[I] = I % 2 ? Targets[(V >> 20) % (sizeof(Targets) / sizeof(F))]
+                 : X[(I + 1) % Count];
+  }
+  std::string Source = fp64Pragma(S);
+  for (unsigned W : Widths) {
+    std::string IV = vecType("int", W);
+    Source += loadStoreMacros(W);
+    Source += "kernel void k" + std::to_string(W) + "(global const " + S +
+              " *X, global const int *N, global const " + S + " *Y, global " +
+              S + " *Ldexp, global " + S + " *Frexp, global int *E, global " +
+              S + " *Logb, global " + S +
+              " *Next) {\n  size_t i = get_global_id(0);\n  " + IV +
+              " e;\n  ST(ldexp(LD(i, X), LD(i, N)), i, Ldexp);\n"
+              "  ST(frexp(LD(i, X), &e), i, Frexp);\n  ST(e, i, E);\n"
+              "  ST(logb(LD(i, X)), i, Logb);\n"
+              "  ST(nextafter(LD(i, X), LD(i, Y)), i, Next);\n}\n";
+  }
+  for (unsigned W : Widths) {
+    std::vector<F> Ldexp(Count), Frexp(Count), Logb(Count), Next(Count);
+    std::vector<int> E(Count);
+    std::string Name = "k" + std::to_string(W);
+    ASSERT_TRUE(Test.runKernel(Source, Name.c_str(), Count / W,
+                               {in(X), in(N), in(Y), out(Ldexp), out(Frexp),
+                                out(E), out(Logb), out(Next)}));
+    unsigned Failures = 0;
+    auto Report = [&](const char *Fn, size_t I, F Got, F Want) {
+      if (Failures++ < 8)
+        ADD_FAILURE() << Fn << " of " << vecType(S, W) << " on "
+                      << std::hexfloat << X[I] << std::defaultfloat
+                      << " (n " << N[I] << ", y " << std::hexfloat << Y[I]
+                      << "): got " << Got << ", want " << Want
+                      << std::defaultfloat;
+    };
+    for (size_t I = 0; I < Count; ++I) {
+      F Want = std::ldexp(X[I], N[I]);
+      if (!sameBits<F, U>(Ldexp[I], Want))
+        Report("ldexp", I, Ldexp[I], Want);
+      int WantE = 0;
+      Want = std::frexp(X[I], &WantE);
+      if (std::isinf(X[I]) || std::isnan(X[I]))
+        WantE = 0; // unspecified in C, 0 here as for zeros
+      if (!sameBits<F, U>(Frexp[I], Want) || E[I] != WantE)
+        Report("frexp", I, Frexp[I], Want);
+      Want = std::logb(X[I]);
+      if (!sameBits<F, U>(Logb[I], Want))
+        Report("logb", I, Logb[I], Want);
+      Want = std::nextafter(X[I], Y[I]);
+      if (!sameBits<F, U>(Next[I], Want))
+        Report("nextafter", I, Next[I], Want);
+    }
+  }
+}
+
+TEST_P(MathSpecials, ExponentFunctionsFloat) {
+  checkExponentFunctions<float, uint32_t>(*this, "float");
+}
+TEST_P(MathSpecials, ExponentFunctionsDouble) {
+  if (!deviceHasDouble())
+    GTEST_SKIP() << "no double";
+  checkExponentFunctions<double, uint64_t>(*this, "double");
 }
 
 WEFT_INSTANTIATE_DEVICE_TEST(MathSpecials);
