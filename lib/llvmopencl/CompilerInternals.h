@@ -64,6 +64,11 @@ bool scalarizationEnabled();
 /// cache key.
 bool wideningEnabled();
 
+/// False under WEFT_SLP=0: O3 runs without the SLP vectorizer (as LLVM's
+/// pipeline does unless asked), to measure what it buys. Part of the
+/// kernel cache key.
+bool slpVectorizationEnabled();
+
 /// Whether the next trip's global loads are prefetched before work-item
 /// loops in kernel loops (PrefetchWorkItemLoads.cpp) for CPU: on AMD Zen,
 /// where it was measured to pay; WEFT_PREFETCH=0 or 1 overrides. Part of

@@ -231,6 +231,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   Field(groupGuardVersioningEnabled() ? "guard-copies" : "no-guard-copies");
   Field(scalarizationEnabled() ? "scalarize" : "no-scalarize");
   Field(wideningEnabled() ? "widen" : "no-widen");
+  Field(slpVectorizationEnabled() ? "slp" : "no-slp");
   Field(prefetchEnabled(Target.CPU) ? "prefetch" : "no-prefetch");
   Field(gatherVersioningEnabled() ? "gather-versions" : "no-gather-versions");
   Field(indexExtensionsExposed() ? "expose-index" : "no-expose-index");

@@ -181,6 +181,8 @@ bool scalarizationEnabled() { return switchEnabled("WEFT_SCALARIZE"); }
 
 bool wideningEnabled() { return switchEnabled("WEFT_WIDEN"); }
 
+bool slpVectorizationEnabled() { return switchEnabled("WEFT_SLP"); }
+
 bool prefetchEnabled(StringRef CPU) {
   if (getenv("WEFT_PREFETCH"))
     return switchEnabled("WEFT_PREFETCH");
@@ -424,6 +426,12 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
   if (Debug)
     instrumentForDebug(PIC);
   PipelineTuningOptions Tuning;
+  // LLVM leaves the SLP vectorizer off unless asked (clang asks at -O2 and
+  // up): without it, code already written on vectors whose lanes are then
+  // tested one by one, e.g. `v.s0 == w.s0 || ... || v.sf == w.sf` on a
+  // uint16, stays sixteen extracts, compares and branches instead of one
+  // vector compare and a mask test.
+  Tuning.SLPVectorization = slpVectorizationEnabled();
   if (vectorizationDisabled()) {
     Tuning.LoopVectorization = false;
     Tuning.SLPVectorization = false;
