@@ -111,7 +111,8 @@ int main(int Argc, char **Argv) {
   }
   if (!M || Launches < 1 || Candidates % Vector) {
     fprintf(stderr, "usage: hashcat-kernel-bench md5|sha256 [--vector N] "
-                    "[--launches N] [--candidates N, a multiple of the vector]\n");
+                    "[--launches N] [--candidates N]\n(candidates: a "
+                    "multiple of the vector)\n");
     return 2;
   }
 
