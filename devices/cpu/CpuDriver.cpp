@@ -87,7 +87,12 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
     Desc.VendorId = 0x8086;
   else if (Host.CpuVendor == "AuthenticAMD")
     Desc.VendorId = 0x1022;
-  Desc.DriverVersion = WEFT_VERSION_STRING;
+  // Applications that keep program binaries key them on the device name
+  // and driver version (hashcat does): naming the code's target here makes
+  // a WEFT_TARGET_CPU change miss their cache instead of handing Weft a
+  // binary it must refuse (CL_INVALID_BINARY ends hashcat's run).
+  Desc.DriverVersion =
+      std::string(WEFT_VERSION_STRING) + " (" + Desc.Target.CPU + ")";
   Desc.Version = std::string("OpenCL 3.0 Weft ") + WEFT_VERSION_STRING;
   Desc.OpenCLCVersion = "OpenCL C 1.2 Weft";
   Desc.OpenCLCAllVersions = {named("OpenCL C", 1, 0), named("OpenCL C", 1, 1),

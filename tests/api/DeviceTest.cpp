@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <unistd.h>
 
 using namespace weft_test;
@@ -58,6 +59,14 @@ TEST_P(DeviceQueries, TypeAndAvailability) {
             sizeof(void *) * 8);
   EXPECT_FALSE(deviceString(Device, CL_DEVICE_VENDOR).empty());
   EXPECT_FALSE(deviceString(Device, CL_DRIVER_VERSION).empty());
+  // Applications key their binary caches on name and driver version: the
+  // version names the code's target (api.DeviceQueries.x86-64-v3 sets it).
+  const char *Level = getenv("WEFT_TARGET_CPU");
+  if (testingWeft() && Level) {
+    EXPECT_NE(deviceString(Device, CL_DRIVER_VERSION).find(Level),
+              std::string::npos)
+        << deviceString(Device, CL_DRIVER_VERSION);
+  }
   std::string Name = deviceString(Device, CL_DEVICE_NAME);
   EXPECT_FALSE(Name.empty());
   if (testingWeft()) {
