@@ -711,7 +711,10 @@ uint64_t formContextArrays(Function &F, const BarrierGraph &G,
       Values.push_back({A, 0, /*Uniform=*/true});
       continue;
     }
-    Align Al = std::max(A->getAlign(), Align(4));
+    // A slot is the value's own size: the slots of a half or char value
+    // are consecutive across work-items, loaded and stored whole by the
+    // vectorizer (padded to 4 bytes they were strided, stored lane by lane).
+    Align Al = A->getAlign();
     uint64_t Stride = alignTo(A->getAllocationSize(DL)->getFixedValue(), Al);
     if (Offset)
       Offset += ContextArrayStagger;
@@ -976,8 +979,7 @@ private:
           Done.CreateStore(Done.CreateAlignedLoad(Ty, A, A->getAlign()), Slot);
         continue;
       }
-      uint64_t Stride =
-          alignTo(DL.getTypeAllocSize(Ty), std::max(A->getAlign(), Align(4)));
+      uint64_t Stride = alignTo(DL.getTypeAllocSize(Ty), A->getAlign());
       auto SlotOf = [&](IRBuilder<> &B, Value *&Arena, Value *&Linear) {
         if (!Arena) {
           Arena = loadPrivateArena(B, Ctx);
