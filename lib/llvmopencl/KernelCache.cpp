@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "KernelCache.h"
 #include "CompilerInternals.h"
+#include "HalfConversionCalls.h"
 #include "HorizontalLoops.h"
 #include "InterchangeWorkItemLoops.h"
 #include "LockstepLoops.h"
@@ -238,6 +239,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   Field(revectorizationEnabled() ? "revectorize" : "no-revectorize");
   Field(lockstepLoopsEnabled() ? "lockstep" : "no-lockstep");
   Field(workItemInterchangeEnabled() ? "interchange" : "no-interchange");
+  Field(halfConversionCallsEnabled() ? "half-calls" : "no-half-calls");
   Field(workGroupMethodName(workGroupMethodFromEnvironment()));
   Field(Bitcode);
   return Hash.final();

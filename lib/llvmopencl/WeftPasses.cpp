@@ -8,6 +8,7 @@
 #include "FoldLocalIdDivisions.h"
 #include "GuardIntegerDivision.h"
 #include "GroupWorkItemChains.h"
+#include "HalfConversionCalls.h"
 #include "HorizontalLoops.h"
 #include "InterchangeWorkItemLoops.h"
 #include "InterleaveWorkItemLoops.h"
@@ -170,6 +171,16 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-expose-index-extensions") {
           FPM.addPass(ExposeIndexExtensionsPass());
+          return true;
+        }
+        if (Name == "weft-form-half-conversion-calls") {
+          FPM.addPass(
+              HalfConversionCallsPass(HalfConversionCallsPass::Phase::Form));
+          return true;
+        }
+        if (Name == "weft-lower-half-conversion-calls") {
+          FPM.addPass(
+              HalfConversionCallsPass(HalfConversionCallsPass::Phase::Lower));
           return true;
         }
         if (Name == "weft-version-gathers") {

@@ -23,6 +23,7 @@
 #include "FiberRuntime.h"
 #include "GlobalVariables.h"
 #include "GroupWorkItemChains.h"
+#include "HalfConversionCalls.h"
 #include "InterleaveWorkItemLoops.h"
 #include "KernelCache.h"
 #include "KernelUtils.h"
@@ -448,11 +449,14 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
   // work-item loops over explicit vectors that stream them through memory
   // widened across work-items (WEFT_WIDEN=0 does not), the explicit
   // vectors of the others split (WEFT_SCALARIZE=0 keeps them), many independent chains laid out a few at a time, and long
-  // dependence chains interleaved.
+  // dependence chains interleaved; last, with F16C, half conversions hidden
+  // from the cost model, which prices them lane by lane.
   PB.registerVectorizerStartEPCallback(
       [Vectorize = Tuning.LoopVectorization,
-       Prefetch = prefetchEnabled(TM.getTargetCPU())](FunctionPassManager &FPM,
-                                                      OptimizationLevel) {
+       Prefetch = prefetchEnabled(TM.getTargetCPU()),
+       HalfCalls = halfConversionCallsEnabled() &&
+                   convertsHalvesInRegisters(TM)](FunctionPassManager &FPM,
+                                                  OptimizationLevel) {
         if (Prefetch)
           FPM.addPass(PrefetchWorkItemLoadsPass());
         FPM.addPass(CheckParallelLoopsPass());
@@ -468,7 +472,17 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
           FPM.addPass(ScalarizeWorkItemLoopsPass());
         FPM.addPass(GroupWorkItemChainsPass());
         FPM.addPass(InterleaveWorkItemLoopsPass());
+        if (HalfCalls)
+          FPM.addPass(
+              HalfConversionCallsPass(HalfConversionCallsPass::Phase::Form));
       });
+  // Whatever ran before: half conversions hidden from the vectorizer's
+  // cost model become conversions again.
+  PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM,
+                                        OptimizationLevel) {
+    MPM.addPass(createModuleToFunctionPassAdaptor(
+        HalfConversionCallsPass(HalfConversionCallsPass::Phase::Lower)));
+  });
   // Once the vectorizer has made them: gathers and scatters get a vector
   // load or store for when their lanes are consecutive.
   if (Tuning.LoopVectorization && gatherVersioningEnabled())

@@ -714,6 +714,56 @@ TEST_P(HalfBuiltins, FmaCorrectlyRounded) {
   }
 }
 
+/// clpeak's half kernel in small: chains of mads and of products and sums
+/// carried through a kernel loop. The loop becomes a region of its own per
+/// trip, so x, y and z live in context arrays of halves between trips, and
+/// the work-item loop runs at the float width with F16C conversions around
+/// each operation (HalfConversionCalls.cpp). Every operation's result is
+/// rounded to half: a mad is the float fma rounded once (its product of
+/// halves is exact, fused or not), + and * round each. Halves below 1 in
+/// magnitude, so most chains stay finite for the 12 trips.
+TEST_P(HalfBuiltins, ChainsAcrossLoopTrips) {
+  const size_t N = 1 << 12, Trips = 12;
+  Random R(51);
+  std::vector<uint16_t> X(N), Y(N), O(3 * N);
+  for (size_t I = 0; I < N; ++I) {
+    X[I] = uint16_t(R.next() % 0x3c00) | uint16_t(R.next() & 0x8000);
+    Y[I] = uint16_t(R.next() % 0x3c00) | uint16_t(R.next() & 0x8000);
+  }
+  auto Round = [](float F) { return halfToFloat(_cvtss_sh(F, 0)); };
+  for (unsigned W : {1u, 4u}) {
+    std::string V = vecType("half", W);
+    std::string Source =
+        std::string(Pragmas) + "#pragma OPENCL FP_CONTRACT OFF\n" +
+        loadStoreMacros(W) +
+        "kernel void k(global const half *X, global const half *Y, global "
+        "half *O) {\n  size_t i = get_global_id(0), n = get_global_size(0);\n"
+        "  " + V + " x = LD(i, X), y = LD(i, Y), z = 0;\n"
+        "  for (int t = 0; t < " + std::to_string(Trips) + "; ++t) {\n"
+        "    x = mad(y, x, y);\n    y = mad(x, y, x);\n    z = z + x * y;\n"
+        "  }\n  ST(x, i, O);\n  ST(y, i + n, O);\n  ST(z, i + 2 * n, O);\n}\n";
+    SCOPED_TRACE(V);
+    ASSERT_TRUE(runKernel(Source, "k", N / W, {in(X), in(Y), out(O)}, "", 64));
+    unsigned Failures = 0;
+    for (size_t I = 0; I < N; ++I) {
+      float FX = halfToFloat(X[I]), FY = halfToFloat(Y[I]), FZ = 0;
+      for (size_t T = 0; T < Trips; ++T) {
+        FX = Round(std::fma(FY, FX, FY));
+        FY = Round(std::fma(FX, FY, FX));
+        FZ = Round(FZ + Round(FX * FY));
+      }
+      const float Want[] = {FX, FY, FZ};
+      for (unsigned C = 0; C < 3; ++C) {
+        uint16_t Got = O[C * N + I], WantBits = _cvtss_sh(Want[C], 0);
+        if (!sameHalf(Got, WantBits) && Failures++ < 10)
+          ADD_FAILURE() << "xyz"[C] << " of work-item " << I / W << " lane "
+                        << I % W << ": 0x" << std::hex << Got << ", want 0x"
+                        << WantBits;
+      }
+    }
+  }
+}
+
 /// Functions of half bit patterns and with pointer results.
 TEST_P(HalfBuiltins, BitLevelFunctions) {
   const size_t N = 1 << 16;

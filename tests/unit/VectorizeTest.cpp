@@ -30,6 +30,8 @@ namespace {
 std::string finalIR(const char *Source, const std::string &Kernel, size_t Local,
                     const std::string &Options = "") {
   weft::TargetDesc Host = weft::hostTargetDesc();
+  // As the CPU devices claim it (devices/cpu/CpuDriver.cpp).
+  Host.Extensions.push_back("cl_khr_fp16");
   weft::ProgramBuild B = weft::buildProgram(Source, Options, Host);
   EXPECT_EQ(B.Result, weft::ProgramBuild::Status::Success) << B.Log;
   char Dir[] = "/tmp/weft-vectorize-XXXXXX";
@@ -413,6 +415,40 @@ TEST(Vectorize, LaneTestsOfVectorsBecomeOneCompare) {
       std::sregex_iterator());
   EXPECT_GE(Count, 2) << IR;
   EXPECT_EQ(IR.find("extractelement <16 x i1>"), std::string::npos) << IR;
+}
+
+TEST(Vectorize, HalfMadChainsRunAtTheFloatWidth) {
+  // clpeak's half kernel: mad chains on halves through a kernel loop. Its
+  // work-item loop computes in float between F16C conversions, at least as
+  // many work-items at once as the float kernel's (HalfConversionCalls.cpp;
+  // twice that with AVX-512's 32 registers); LLVM's cost model alone prices
+  // the wide conversions as scalar ones and took 4. The SSE levels have no
+  // F16C: each conversion is a call of libgcc's, and the cost model is
+  // left to decide.
+  const char *Source = R"(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+kernel void halfMads(global half *Out, float A) {
+  half X = (half)A, Y = (half)get_local_id(0);
+  for (int I = 0; I < 64; ++I) {
+    X = mad(Y, X, Y); Y = mad(X, Y, X); X = mad(Y, X, Y); Y = mad(X, Y, X);
+  }
+  Out[get_global_id(0)] = Y;
+})";
+  unsigned Floats = weft::hostTargetDesc().SimdBytes / 4;
+  if (Floats <= 4)
+    GTEST_SKIP() << "no F16C at this level";
+  std::string IR = finalIR(Source, "halfMads", 256);
+  auto HasWidth = [&](const std::string &Before, const std::string &After) {
+    for (unsigned Lanes : {Floats, 2 * Floats})
+      if (IR.find(Before + std::to_string(Lanes) + After) != std::string::npos)
+        return true;
+    return false;
+  };
+  EXPECT_TRUE(HasWidth("@llvm.fmuladd.v", "f32(")) << IR;
+  EXPECT_TRUE(HasWidth("fpext <", " x half>")) << IR;
+  EXPECT_TRUE(HasWidth("fptrunc <", " x float>")) << IR;
+  EXPECT_EQ(IR.find("@__weft_half_to_float"), std::string::npos) << IR;
+  EXPECT_EQ(IR.find("@__weft_float_to_half"), std::string::npos) << IR;
 }
 
 } // namespace
