@@ -84,11 +84,13 @@ grep -qx /etc/OpenCL/vendors/weft.icd "$Unpacked/control/conffiles" 2>/dev/null 
 
 # The package of a file, or nothing; dpkg -S knows a library by the path
 # it was installed under, which merged /usr may differ from.
+# (Readers take all their input: one that quits early kills the writer with
+# SIGPIPE, which pipefail and set -e turn into the script's exit 141.)
 ownerOf() {
   local Path=$1
-  dpkg -S "$Path" 2>/dev/null | head -1 | cut -d: -f1 && return
-  dpkg -S "${Path#/usr}" 2>/dev/null | head -1 | cut -d: -f1 && return
-  dpkg -S "/usr$Path" 2>/dev/null | head -1 | cut -d: -f1
+  dpkg -S "$Path" 2>/dev/null | awk -F: 'NR == 1 {print $1}' && return
+  dpkg -S "${Path#/usr}" 2>/dev/null | awk -F: 'NR == 1 {print $1}' && return
+  dpkg -S "/usr$Path" 2>/dev/null | awk -F: 'NR == 1 {print $1}'
 }
 requireDepends() { # $1: what needs it, $2: a file it needs
   local Pkg
@@ -118,7 +120,7 @@ for Elf in "$Lib" "$Weftcc"; do
 done
 # Loaded at run time, not linked (lib/llvmopencl/WorkGroupCompiler.cpp,
 # BuildProgram.cpp).
-Sleef=$(ldconfig -p | awk '$1 == "libsleef.so.3" {print $NF; exit}')
+Sleef=$(ldconfig -p | awk '$1 == "libsleef.so.3" && !Seen {print $NF; Seen = 1}')
 if [[ -n $Sleef ]]; then
   requireDepends libweft.so "$(readlink -f "$Sleef")"
 else
