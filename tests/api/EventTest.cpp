@@ -344,6 +344,9 @@ TEST_P(Events, WaitingThreadRunsOnlySmallCommands) {
       << " work-groups";
   Hold.release();
   Waiter.join();
+  // The callback may run on another thread shortly after completion.
+  for (int I = 0; I < 500 && !Completed.load(); ++I)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   EXPECT_TRUE(Completed.load());
   std::vector<cl_int> V = contents();
   for (size_t I = 0; I < N; ++I)
