@@ -208,7 +208,8 @@ public:
   /// owns, and its threads are pinned to them.
   explicit PthreadDevice(unsigned Workers,
                          const std::vector<unsigned> *HostCores = nullptr)
-      : CpuDriver("pthread", Workers) {
+      : CpuDriver("pthread", Workers),
+        MaxSpinners(std::max(1u, std::min(Workers, hostTopology().Cores))) {
     if (HostCores) {
       Cores = *HostCores;
       Pinned = true;
@@ -216,7 +217,7 @@ public:
       // More workers than cores (WEFT_THREADS) share cores however they
       // are placed; pinned, they could not move off a core that another
       // process or worker holds.
-      PinWhenBusy = pinRootWorkers() && Workers <= hostTopology().Cores;
+      PinWhenBusy = pinRootWorkers() && Workers <= MaxSpinners;
       // What the workers inherit, and get back when they let go.
       if (sched_getaffinity(0, sizeof(Inherited), &Inherited) != 0)
         PinWhenBusy = false;
@@ -236,7 +237,6 @@ public:
       if (Desc.AffinityDomains)
         Desc.AffinityDomains |= CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
     }
-    MaxSpinners = std::max(1u, std::min(Workers, hostTopology().Cores));
     Scratch.resize(Workers);
     for (unsigned I = 0; I < Workers; ++I) {
       Scratch[I] = std::make_unique<WorkerScratch>();
@@ -478,7 +478,7 @@ private:
   std::deque<std::shared_ptr<Job>> Jobs;
   /// Workers spinning now, and how many may: one per core.
   std::atomic<unsigned> Spinners{0};
-  unsigned MaxSpinners = 1;
+  const unsigned MaxSpinners;
   /// Jobs.size(), readable without Lock.
   std::atomic<size_t> JobCount{0};
   /// Jobs ever submitted: spinning workers watch it change.
