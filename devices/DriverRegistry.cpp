@@ -8,6 +8,7 @@
 #include "weft/device.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace weft {
 
@@ -38,6 +39,10 @@ static size_t largestDivisor(size_t Global, size_t Limit, size_t Lanes) {
         break;
     }
   return Best;
+}
+
+void DeviceDriver::copyToDevice(void *Dst, const void *Src, size_t Size) {
+  std::memcpy(Dst, Src, Size);
 }
 
 void DeviceDriver::chooseLocalSize(cl_uint WorkDim, const size_t GlobalSize[3],

@@ -19,6 +19,7 @@
 #define WEFT_COMPILER_H
 
 #include "weft/launcher.h"
+#include "weft/machine.h"
 
 #include <CL/cl.h>
 
@@ -53,6 +54,18 @@ struct TargetDesc {
   std::vector<std::string> OpenCLCFeatures;
   /// Extensions to enable in the front end (e.g. "cl_khr_fp64").
   std::vector<std::string> Extensions;
+  /// What the work-group function is compiled into after the passes every
+  /// device shares (DESIGN.md, "The compiler's back halves").
+  enum class BackHalf {
+    /// The host CPU's SIMD: work-item loops vectorized, native code.
+    CpuSimd,
+    /// A static multi-issue machine without SIMD (Machine): work-item loops
+    /// unrolled, every block list-scheduled, block executions counted.
+    StaticMultiIssue,
+  };
+  BackHalf Back = BackHalf::CpuSimd;
+  /// The machine of a StaticMultiIssue back half.
+  std::shared_ptr<const MachineModel> Machine;
 };
 
 /// The host's description, from LLVM's view of the running CPU.
@@ -247,6 +260,11 @@ struct WorkGroupFunction {
   /// The code as a relocatable entry that adoptWorkGroupFunction accepts
   /// in another process (program binaries carry it); null if none.
   std::shared_ptr<const std::string> Native;
+  /// StaticMultiIssue back half: the schedule of each counted block; the
+  /// code adds one to WorkGroupContext::BlockCounters[I] each time block I
+  /// runs, so the driver must point BlockCounters at Blocks.size() zeroed
+  /// counters. Null for other back halves.
+  std::shared_ptr<const StaticSchedule> Schedule;
 };
 
 /// Produces the work-group function of Kernel for LocalSize. On failure

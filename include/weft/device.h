@@ -174,6 +174,18 @@ struct NativeCall {
   std::vector<unsigned char> Args;
 };
 
+/// A copy between host memory and the memory of a device that does not
+/// share host memory (sharesHostMemory() false), made by the device side
+/// as part of a command: the runtime keeps a host copy of every buffer and
+/// brings the device's copy up to date before the commands that use it.
+struct Transfer {
+  enum class Direction { ToDevice, ToHost };
+  Direction Dir = Direction::ToDevice;
+  void *Device = nullptr;    ///< device address
+  void *Host = nullptr;      ///< host address
+  size_t Size = 0;
+};
+
 /// A command ready to run. Owned by the runtime; valid until the driver
 /// calls commandComplete().
 struct Command {
@@ -185,6 +197,15 @@ struct Command {
   std::unique_ptr<KernelLaunch> Launch;
   RectCopy Rect;     ///< *BufferRect commands
   NativeCall Native; ///< NativeKernel commands
+  /// Devices with memory of their own: copies to make before the command
+  /// itself runs, and after it, in order. Always empty for devices that
+  /// share host memory.
+  std::vector<Transfer> Before, After;
+  /// Set by drivers that report simulated time, before commandComplete:
+  /// the command's duration on the simulated device in nanoseconds, which
+  /// CL_PROFILING_COMMAND_END reports after COMMAND_START. 0: the host
+  /// clock's.
+  uint64_t SimulatedNanoseconds = 0;
   /// The runtime's bookkeeping; drivers leave it alone.
   void *RuntimeData = nullptr;
 };
@@ -206,6 +227,10 @@ public:
   virtual bool sharesHostMemory() const = 0;
   virtual void *allocate(size_t Size, size_t Alignment) = 0;
   virtual void deallocate(void *Address) = 0;
+  /// Writes Size bytes from host memory to device address Dst at once,
+  /// outside any command (initial contents of program variables). The
+  /// default, for devices that share host memory, copies.
+  virtual void copyToDevice(void *Dst, const void *Src, size_t Size);
 
   /// Makes Kernel of a program built for this device (Bitcode, from
   /// buildProgram with description().Target) runnable with LocalSize. The

@@ -70,6 +70,10 @@ struct WorkGroupContext {
   const void *Stack;
   uint64_t StackSize;
   uint64_t PrivateArenaSize;
+  /// Code of the static multi-issue back half (weft/machine.h) adds one to
+  /// BlockCounters[I] each time its block I runs; unused (may be null) for
+  /// other code.
+  uint64_t *BlockCounters;
 };
 
 /// The alignment drivers give WorkGroupContext::LocalVariables, the widest
