@@ -51,7 +51,7 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
       "__opencl_c_images", "__opencl_c_read_write_images",
       "__opencl_c_3d_image_writes",
       // The program's variables in the global address space:
-      // lib/llvmopencl/GlobalVariables.cpp.
+      // lib/llvmopencl/FrontEnd/GlobalVariables.cpp.
       "__opencl_c_program_scope_global_variables",
       // Generic pointers: one flat address space on a CPU; to_local,
       // to_private and get_fence tell the spaces apart by address
@@ -115,7 +115,7 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
     Desc.Extensions.push_back(
         named(E.c_str(), E == "cl_khr_integer_dot_product" ? 2 : 1, 0));
   // SPIR-V programs go through the SPIR-V/LLVM translator
-  // (lib/llvmopencl/SpirvFrontEnd.cpp): offered when it is installed.
+  // (lib/llvmopencl/FrontEnd/SpirvFrontEnd.cpp): offered when it is installed.
   if (spirvTranslatorAvailable()) {
     for (unsigned Minor = 0; Minor <= SpirvMaxMinorVersion; ++Minor) {
       Desc.ILVersion += (Minor ? " SPIR-V_1." : "SPIR-V_1.") +

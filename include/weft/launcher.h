@@ -6,7 +6,7 @@
 // they fill an argument table once per enqueue and a WorkGroupContext per
 // work-group, and call the launcher.
 //
-// The layout is shared with generated code (lib/llvmopencl/Launcher.cpp
+// The layout is shared with generated code (lib/llvmopencl/WorkGroup/Launcher.cpp
 // builds the matching LLVM struct type), so fields may only be appended.
 //
 //===----------------------------------------------------------------------===//

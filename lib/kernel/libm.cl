@@ -22,7 +22,7 @@
 
 // const: no errno in OpenCL, so the calls are pure functions of their
 // arguments, which lets the loop vectorizer replace them (see
-// lib/llvmopencl/VectorMathVariants.cpp).
+// lib/llvmopencl/CpuSimd/VectorMathVariants.cpp).
 #define LIBM1(NAME)                                                            \
   double libm_##NAME(double) __attribute__((const)) __asm__(#NAME);
 #define LIBM2(NAME)                                                            \
@@ -136,7 +136,7 @@ static inline double maxmagMinmag(double X, double Y, bool Max) {
 }
 
 // pow of doubles. Where the loop vectorizer puts SLEEF's pow in place of
-// libm's (lib/llvmopencl/VectorMathVariants.cpp), results within a few ulp
+// libm's (lib/llvmopencl/CpuSimd/VectorMathVariants.cpp), results within a few ulp
 // of DBL_MAX come out infinite: pow(-DBL_MAX, 1) gave -inf. An infinity
 // from finite nonzero operands is recomputed as (|x|^(y/2))^2, whose half
 // power is far from overflow, with the sign the first result had (that of

@@ -21,7 +21,7 @@
 // ones (erfc u15), as bounds of 2 or 3 ulp require, and so do the pi forms
 // (an error of e ulp of acos can be 4e ulp of acospi). The scalar forms'
 // loop-vectorized calls take the same functions
-// (lib/llvmopencl/VectorMathVariants.cpp, which also moves the float pi
+// (lib/llvmopencl/CpuSimd/VectorMathVariants.cpp, which also moves the float pi
 // forms to u35 under -cl-fast-relaxed-math). Not through SLEEF: acosh,
 // asinh and log1p (SLEEF overflows to infinity for huge arguments) and, as
 // MathAccuracy found, sinpi, cospi and tgamma (SLEEF 3.5's give zeros the

@@ -12,12 +12,12 @@
 //===----------------------------------------------------------------------===//
 #include "KernelCache.h"
 #include "CompilerInternals.h"
-#include "HalfConversionCalls.h"
-#include "HorizontalLoops.h"
-#include "InterchangeWorkItemLoops.h"
-#include "LockstepLoops.h"
-#include "RevectorizeWorkItemLoops.h"
-#include "VersionGroupGuards.h"
+#include "CpuSimd/HalfConversionCalls.h"
+#include "WorkGroup/HorizontalLoops.h"
+#include "CpuSimd/InterchangeWorkItemLoops.h"
+#include "CpuSimd/LockstepLoops.h"
+#include "CpuSimd/RevectorizeWorkItemLoops.h"
+#include "CpuSimd/VersionGroupGuards.h"
 #include "WeftPasses.h"
 
 #include "weft/debug.h"

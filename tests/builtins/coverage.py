@@ -30,7 +30,7 @@ EXTENSIONS = ["cl_khr_fp64", "cl_khr_fp16", "cl_khr_byte_addressable_store",
               "cl_khr_3d_image_writes", "cl_khr_extended_bit_ops",
               "cl_khr_integer_dot_product", "cl_khr_subgroups"]
 # What clang does not know: -cl-ext drops them, so, as the front end does
-# (lib/llvmopencl/BuildProgram.cpp), their macros are defined explicitly.
+# (lib/llvmopencl/FrontEnd/BuildProgram.cpp), their macros are defined explicitly.
 UNKNOWN_TO_CLANG = ["cl_khr_extended_bit_ops", "cl_khr_integer_dot_product"]
 # cl_khr_integer_dot_product's feature macros, which the front end defines
 # in every OpenCL C version with the extension.
@@ -70,7 +70,7 @@ def declared(clang, resource, std, names):
             resource + "/include", "-ffake-address-space-map",
             "-cl-ext=-all," + ",".join("+" + n for n in names),
             "-fsyntax-only", "-ast-dump=json"]
-    # As the front end does (lib/llvmopencl/BuildProgram.cpp): opencl-c.h
+    # As the front end does (lib/llvmopencl/FrontEnd/BuildProgram.cpp): opencl-c.h
     # tests some feature macros that Clang defines only for SPIR targets.
     if std == "CL3.0":
         args += ["-D%s=1" % f for f in FEATURES]
@@ -92,7 +92,7 @@ def symbols(nm, bitcode, kind):
 def main():
     clang, resource, nm, build_program = sys.argv[1:5]
     # What the compiler resolves itself rather than the library
-    # (lib/llvmopencl/BuildProgram.cpp): work-item functions, barriers,
+    # (lib/llvmopencl/FrontEnd/BuildProgram.cpp): work-item functions, barriers,
     # printf; and the host libm/SLEEF functions the JIT resolves.
     with open(build_program) as f:
         source = f.read()

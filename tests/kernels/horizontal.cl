@@ -1,5 +1,5 @@
 // Kernels whose loops horizontal inner-loop parallelization
-// (lib/llvmopencl/HorizontalLoops.cpp) interchanges with the work-item
+// (lib/llvmopencl/WorkGroup/HorizontalLoops.cpp) interchanges with the work-item
 // loops, or must leave alone, run by tests/api/HorizontalLoopTest.cpp
 // against host references. The 1D kernels share one signature,
 //   (global uint *Out, global const uint *In, local uint *S, int P0, int P1)

@@ -1,5 +1,5 @@
 // Kernels whose loops run a different number of trips in each work-item,
-// which LockstepLoops (lib/llvmopencl/LockstepLoops.cpp) runs across the
+// which LockstepLoops (lib/llvmopencl/CpuSimd/LockstepLoops.cpp) runs across the
 // work-items of a group, or must leave as they are. Run by
 // tests/api/LockstepLoopTest.cpp against host references. The 1D kernels
 // share one signature,

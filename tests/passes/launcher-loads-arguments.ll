@@ -5,7 +5,7 @@
 
 %struct.S = type { i32, float }
 
-; CHECK-LABEL: define void @__weft_launch_k(ptr noalias nocapture readonly %args, ptr noalias nocapture readonly dereferenceable(216) %ctx)
+; CHECK-LABEL: define void @__weft_launch_k(ptr noalias nocapture readonly %args, ptr noalias nocapture readonly dereferenceable(224) %ctx)
 ; CHECK: [[S0:%.*]] = getelementptr inbounds ptr, ptr %args, i64 0
 ; CHECK: [[P0:%.*]] = load ptr, ptr [[S0]], align 8, !invariant.load
 ; CHECK: [[BUF:%.*]] = load ptr addrspace(1), ptr [[P0]], align 1

@@ -32,7 +32,7 @@
 ; CHECK: ret void
 
 ; The address: the block from the context (field 10) plus the offset.
-; CHECK-LABEL: define internal noalias nonnull ptr @__weft_local_variable(ptr nocapture readonly dereferenceable(216) %0, i64 %1, i64 %2)
+; CHECK-LABEL: define internal noalias nonnull ptr @__weft_local_variable(ptr nocapture readonly dereferenceable(224) %0, i64 %1, i64 %2)
 ; CHECK-SAME: #[[FNATTRS:[0-9]+]]
 ; CHECK: [[FIELD:%.*]] = getelementptr inbounds %weft.WorkGroupContext, ptr %0, i32 0, i32 10
 ; CHECK: [[BLOCK:%.*]] = load ptr, ptr [[FIELD]], align 8

@@ -1,0 +1,103 @@
+//===- FrontEnd.cpp - OpenCL C to an LLVM module, with clang in-process ---===//
+//
+// A CompilerInstance per call: the invocation comes from cc1 arguments
+// (built by BuildProgram.cpp from the clBuildProgram options), the source is
+// a remapped in-memory file, and a TextDiagnosticPrinter writes into the
+// build log. Nothing here touches the process: no files, no exit().
+//
+//===----------------------------------------------------------------------===//
+#include "FrontEnd/FrontEnd.h"
+
+#include "weft/debug.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/CodeGen/CodeGenAction.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Lex/HeaderSearchOptions.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+
+namespace weft {
+
+std::unique_ptr<llvm::Module>
+compileOpenCLSource(llvm::LLVMContext &Context, const std::string &Source,
+                    const std::vector<std::string> &CC1Args, std::string &Log,
+                    const std::vector<HeaderSource> &Headers) {
+  llvm::raw_string_ostream LogStream(Log);
+
+  std::vector<const char *> Argv;
+  for (const std::string &A : CC1Args)
+    Argv.push_back(A.c_str());
+  Argv.push_back(SourceFileName);
+
+  auto Invocation = std::make_shared<CompilerInvocation>();
+  {
+    // Argument errors go to the log through a throw-away engine; the real
+    // one needs the parsed diagnostic options (-w, -Werror).
+    llvm::IntrusiveRefCntPtr<DiagnosticOptions> ParseOpts = new DiagnosticOptions();
+    TextDiagnosticPrinter ParsePrinter(LogStream, ParseOpts.get());
+    DiagnosticsEngine ParseDiags(new DiagnosticIDs(), ParseOpts, &ParsePrinter,
+                                 /*ShouldOwnClient=*/false);
+    if (!CompilerInvocation::CreateFromArgs(*Invocation, Argv, ParseDiags) ||
+        ParseDiags.hasErrorOccurred()) {
+      LogStream.flush();
+      return nullptr;
+    }
+  }
+
+  CompilerInstance CI;
+  CI.setInvocation(Invocation);
+  auto *Printer = new TextDiagnosticPrinter(LogStream, &CI.getDiagnosticOpts());
+  CI.createDiagnostics(Printer, /*ShouldOwnClient=*/true);
+  // "N errors generated." goes to the verbose stream, stderr by default.
+  CI.setVerboseOutputStream(LogStream);
+  CI.getPreprocessorOpts().addRemappedFile(
+      SourceFileName,
+      llvm::MemoryBuffer::getMemBufferCopy(Source, SourceFileName).release());
+  // Embedded headers live in an in-memory file system laid over the real
+  // one at the working directory, where input.cl notionally is: a quoted
+  // include looks next to its includer first, so "foo.h" and "dir/foo.h"
+  // find them (before any real file of that name). The directory is also a
+  // quoted-include path, so that a header in "dir/" can include "foo.h" by
+  // the name the application gave it.
+  if (!Headers.empty()) {
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Real =
+        llvm::vfs::getRealFileSystem();
+    llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> Memory(
+        new llvm::vfs::InMemoryFileSystem());
+    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> Overlay(
+        new llvm::vfs::OverlayFileSystem(Real));
+    Overlay->pushOverlay(Memory);
+    llvm::ErrorOr<std::string> Cwd = Real->getCurrentWorkingDirectory();
+    std::string Root = Cwd ? *Cwd : std::string("/");
+    Memory->setCurrentWorkingDirectory(Root);
+    for (const HeaderSource &H : Headers) {
+      llvm::SmallString<256> Path(H.IncludeName);
+      Memory->makeAbsolute(Path);
+      Memory->addFile(Path, 0,
+                      llvm::MemoryBuffer::getMemBufferCopy(H.Source, Path));
+    }
+    CI.createFileManager(Overlay);
+    CI.getHeaderSearchOpts().AddPath(Root, frontend::Quoted,
+                                     /*IsFramework=*/false,
+                                     /*IgnoreSysRoot=*/true);
+  }
+  CI.getFrontendOpts().DisableFree = false;
+
+  EmitLLVMOnlyAction Action(&Context);
+  bool OK = CI.ExecuteAction(Action);
+  LogStream.flush();
+  if (!OK || CI.getDiagnostics().hasErrorOccurred())
+    return nullptr;
+  return Action.takeModule();
+}
+
+} // namespace weft
