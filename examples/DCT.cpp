@@ -5,6 +5,14 @@
 // C[u][x] = a(u) cos((2x + 1) u pi / 16). One 8x8 work-group per block;
 // the block and the intermediate C * Block go through local memory.
 //
+// --runtime-bound runs the form of the pocl paper's static multi-issue
+// experiment (section 6.4): the block width is a kernel argument, so the
+// two inner loops have a trip count the compiler does not know and cannot
+// unroll; only horizontal inner-loop parallelization (HorizontalLoops.cpp,
+// WEFT_HORIZONTAL=0 turns it off) puts the work-items' iterations side by
+// side. With --profile on the accelerator simulator the kernel time printed
+// is the simulated one.
+//
 //===----------------------------------------------------------------------===//
 
 #include "common/ExampleCommon.h"
@@ -35,6 +43,29 @@ void dct8x8(global float *Out, global const float *In,
 }
 )CLC";
 
+// The same transform with the block width N (8 here) given at run time.
+static const char *const RuntimeBoundSource = R"CLC(
+kernel __attribute__((reqd_work_group_size(8, 8, 1)))
+void dct8x8(global float *Out, global const float *In,
+            constant float *Basis, uint Width, uint N) {
+  local float Block[8 * 8];
+  local float Columns[8 * 8];
+  uint X = get_local_id(0), Y = get_local_id(1);
+  size_t Gx = get_global_id(0), Gy = get_global_id(1);
+  Block[Y * N + X] = In[Gy * Width + Gx];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  float Sum = 0.0f;
+  for (uint K = 0; K < N; ++K)
+    Sum += Basis[Y * N + K] * Block[K * N + X];
+  Columns[Y * N + X] = Sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  Sum = 0.0f;
+  for (uint K = 0; K < N; ++K)
+    Sum += Columns[Y * N + K] * Basis[X * N + K];
+  Out[Gy * Width + Gx] = Sum;
+}
+)CLC";
+
 static Result run(Session &S) {
   const size_t Width = S.Opts->Size;
   if (Width == 0 || Width % 8)
@@ -54,12 +85,15 @@ static Result run(Session &S) {
   Mem BasisBuf(S.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                         64 * sizeof(float), BasisF.data()));
   Mem OutBuf(S.buffer(CL_MEM_WRITE_ONLY, Pixels * sizeof(float)));
-  Program P(S.build(Source));
+  const bool RuntimeBound = S.Opts->has("--runtime-bound");
+  Program P(S.build(RuntimeBound ? RuntimeBoundSource : Source));
   Kernel K(S.kernel(P, "dct8x8"));
   setArg(K, 0, OutBuf.H);
   setArg(K, 1, InBuf.H);
   setArg(K, 2, BasisBuf.H);
   setArg(K, 3, cl_uint(Width));
+  if (RuntimeBound)
+    setArg(K, 4, cl_uint(8));
 
   size_t Global[2] = {Width, Width}, Local[2] = {8, 8};
   Result R;
@@ -88,5 +122,9 @@ static Result run(Session &S) {
 
 int main(int Argc, char **Argv) {
   return runExample(Argc, Argv, "DCT", 512,
-                    "image width and height (a multiple of 8)", run);
+                    "image width and height (a multiple of 8)",
+                    {{"--runtime-bound",
+                      "the block width a kernel argument (loops of unknown "
+                      "trip count, as in the pocl paper's experiment)"}},
+                    run);
 }

@@ -87,6 +87,8 @@ static bool isUnsupportedFeatureLog(const std::string &Log) {
 }
 
 Session::~Session() {
+  for (cl_event E : KernelEvents)
+    clReleaseEvent(E);
   if (Queue)
     clReleaseCommandQueue(Queue);
   if (Context)
@@ -134,6 +136,28 @@ cl_kernel Session::kernel(cl_program Program, const char *Name) {
   return K;
 }
 
+/// The kernels' time by their events: the sum of END - START, in ms.
+static double profiledMs(const std::vector<cl_event> &Events) {
+  double Ns = 0;
+  for (cl_event E : Events) {
+    cl_ulong Start = 0, End = 0;
+    check(clGetEventProfilingInfo(E, CL_PROFILING_COMMAND_START,
+                                  sizeof(Start), &Start, nullptr),
+          "clGetEventProfilingInfo");
+    check(clGetEventProfilingInfo(E, CL_PROFILING_COMMAND_END, sizeof(End),
+                                  &End, nullptr),
+          "clGetEventProfilingInfo");
+    Ns += double(End - Start);
+  }
+  return Ns / 1e6;
+}
+
+static void releaseKernelEvents(Session &S) {
+  for (cl_event E : S.KernelEvents)
+    clReleaseEvent(E);
+  S.KernelEvents.clear();
+}
+
 double Session::timeMedian(const std::function<void()> &Launch,
                            const std::function<void()> &Prepare) {
   // One untimed launch first: it may compile the work-group function.
@@ -147,13 +171,16 @@ double Session::timeMedian(const std::function<void()> &Launch,
       Prepare();
       check(clFinish(Queue), "clFinish");
     }
+    releaseKernelEvents(*this);
     auto Start = std::chrono::steady_clock::now();
     Launch();
     finish(*this);
-    Times.push_back(std::chrono::duration<double, std::milli>(
-                        std::chrono::steady_clock::now() - Start)
-                        .count());
+    double Wall = std::chrono::duration<double, std::milli>(
+                      std::chrono::steady_clock::now() - Start)
+                      .count();
+    Times.push_back(Opts->Profile ? profiledMs(KernelEvents) : Wall);
   }
+  releaseKernelEvents(*this);
   if (Times.empty())
     return 0;
   std::sort(Times.begin(), Times.end());
@@ -228,12 +255,17 @@ void finish(Session &S) {
 void enqueue(Session &S, cl_kernel K, cl_uint Dims, const size_t *Global,
              const size_t *Local) {
   bool Poll = S.Opts && S.Opts->Poll;
+  bool Profile = S.Opts && S.Opts->Profile;
   cl_event E = nullptr;
   check(clEnqueueNDRangeKernel(S.Queue, K, Dims, nullptr, Global, Local, 0,
-                               nullptr, Poll ? &E : nullptr),
+                               nullptr, Poll || Profile ? &E : nullptr),
         "clEnqueueNDRangeKernel");
+  if (Profile)
+    check(clRetainEvent(E), "clRetainEvent");
   if (Poll)
     pollEvent(S, E);
+  if (Profile)
+    S.KernelEvents.push_back(E);
 }
 
 void enqueue1D(Session &S, cl_kernel K, size_t Global, size_t Local) {
@@ -259,14 +291,16 @@ namespace {
   FILE *Out = Status ? stderr : stdout;
   fprintf(Out,
           "usage: %s [--platform <substring>] [--device <index>] "
-          "[--size <N>] [--iterations <N>] [--poll]\n"
+          "[--size <N>] [--iterations <N>] [--poll] [--profile]\n"
           "  --platform   platform whose name contains the text (default: "
           "the first)\n"
           "  --device     index of one device of that platform (default: "
           "all)\n"
           "  --size       %s (default %zu)\n"
           "  --iterations timed kernel launches (default 10)\n"
-          "  --poll       wait for each launch by polling its event status\n",
+          "  --poll       wait for each launch by polling its event status\n"
+          "  --profile    time kernels by their events' profiling times (the "
+          "device's clock)\n",
           Prog, SizeMeaning, DefaultSize);
   for (const Switch &Sw : Switches)
     fprintf(Out, "  %-12s %s\n", Sw.Name, Sw.Help);
@@ -344,6 +378,10 @@ int runExample(int Argc, char **Argv, const char *Name, size_t DefaultSize,
       usage(Prog, DefaultSize, SizeMeaning, Switches, 0);
     if (Arg == "--poll" && !HasValue) {
       Opts.Poll = true;
+      continue;
+    }
+    if (Arg == "--profile" && !HasValue) {
+      Opts.Profile = true;
       continue;
     }
     auto Own = std::find_if(Switches.begin(), Switches.end(),
@@ -436,7 +474,10 @@ int runExample(int Argc, char **Argv, const char *Name, size_t DefaultSize,
     try {
       S.Context = clCreateContext(nullptr, 1, &D, nullptr, nullptr, &Err);
       check(Err, "clCreateContext");
-      S.Queue = clCreateCommandQueueWithProperties(S.Context, D, nullptr, &Err);
+      cl_queue_properties Profiling[] = {CL_QUEUE_PROPERTIES,
+                                         CL_QUEUE_PROFILING_ENABLE, 0};
+      S.Queue = clCreateCommandQueueWithProperties(
+          S.Context, D, Opts.Profile ? Profiling : nullptr, &Err);
       check(Err, "clCreateCommandQueueWithProperties");
       R = Run(S);
     } catch (const Unsupported &E) {
@@ -451,9 +492,10 @@ int runExample(int Argc, char **Argv, const char *Name, size_t DefaultSize,
       printf("%s [%s]: SKIP  %s\n", Name, S.DeviceName.c_str(),
              R.Detail.c_str());
     } else if (R.Pass) {
-      printf("%s [%s]: PASS  kernel median %.3f ms (%u iterations), build "
+      printf("%s [%s]: PASS  kernel median%s %.3f ms (%u iterations), build "
              "%.1f ms%s%s\n",
-             Name, S.DeviceName.c_str(), R.KernelMs, Opts.Iterations,
+             Name, S.DeviceName.c_str(), Opts.Profile ? " (profiled)" : "",
+             R.KernelMs, Opts.Iterations,
              S.BuildMs, R.Detail.empty() ? "" : ", ", R.Detail.c_str());
     } else {
       ++Failures;

@@ -35,6 +35,10 @@ struct Options {
   size_t Size = 0;        ///< problem size
   unsigned Iterations = 10;
   bool Poll = false;      ///< wait by polling event status (--poll)
+  /// Time kernels by their events' CL_PROFILING_COMMAND_START/END
+  /// (--profile): the device's own clock, for a simulated device its
+  /// simulated time.
+  bool Profile = false;
   std::set<std::string> Switches; ///< the sample's own switches given
 
   /// True when the sample's switch \p Name (with its dashes) was given.
@@ -72,6 +76,9 @@ struct Session {
                     const std::function<void()> &Prepare = nullptr);
 
   double BuildMs = 0;
+  /// With --profile: the events of the kernels enqueue() made since the
+  /// last timed launch began.
+  std::vector<cl_event> KernelEvents;
 };
 
 /// Thrown by check() and the Session helpers.
@@ -106,6 +113,8 @@ struct Result {
 /// Parses the options (exits with usage on a bad command line), then calls
 /// \p Run for every selected device and prints one line each:
 ///   <Name> [<device>]: PASS  kernel median 0.123 ms (10 iterations), build 45.6 ms
+/// (with --profile: "kernel median (profiled) ...", the kernels' time by
+/// their events)
 ///   <Name> [<device>]: SKIP  <why>   (see Unsupported)
 /// Returns the process exit status: 0 when every device passed, 1 when one
 /// failed, SkipExitStatus when none failed but one skipped.
@@ -143,7 +152,8 @@ void readBuffer(Session &S, cl_mem Buffer, std::vector<T> &Data) {
 void finish(Session &S);
 
 /// clEnqueueNDRangeKernel; Local may be null. With --poll, waits for the
-/// launch by polling its event, as SDK samples do. Throws.
+/// launch by polling its event, as SDK samples do; with --profile, keeps
+/// its event for timeMedian. Throws.
 void enqueue(Session &S, cl_kernel K, cl_uint Dims, const size_t *Global,
              const size_t *Local);
 /// One-dimensional form.
