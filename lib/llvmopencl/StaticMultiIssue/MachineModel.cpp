@@ -93,8 +93,8 @@ MachineModel defaultMachineModel() {
 
 namespace {
 
-/// Reads JSON into a model, stopping at the first bad key. Path names the
-/// object being read ("" or "units.int_alu."), for messages.
+/// Reads JSON into a model, stopping at the first bad key; the error names
+/// that key by its path ("clock_mhz", "units.int_alu.count").
 class ModelReader {
 public:
   explicit ModelReader(std::string &Error) : Error(Error) {}
