@@ -1,7 +1,8 @@
 //===- DriverRegistry.cpp - The drivers built into libweft ------------------===//
 //
 // WEFT_DEVICES picks drivers from this list by name; without it, every
-// driver here is instantiated in this order. A new driver adds one line.
+// driver here marked ByDefault is instantiated in this order. A new driver
+// adds one line.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,11 +15,13 @@ namespace weft {
 
 std::unique_ptr<DeviceDriver> createPthreadDriver();
 std::unique_ptr<DeviceDriver> createBasicDriver();
+std::unique_ptr<DeviceDriver> createAccelsimDriver();
 
 const std::vector<DriverRegistration> &registeredDrivers() {
   static const std::vector<DriverRegistration> Drivers = {
       {"pthread", createPthreadDriver},
       {"basic", createBasicDriver},
+      {"accelsim", createAccelsimDriver, /*ByDefault=*/false},
   };
   return Drivers;
 }

@@ -42,16 +42,24 @@ const HostTopology &hostTopology();
 /// thread's __local pointers. Grown on demand and reused across commands.
 class WorkerScratch {
 public:
-  WorkerScratch() = default;
+  /// Local memory and the private arena come from the host heap, or from
+  /// Memory's allocate() for a device with memory of its own.
+  explicit WorkerScratch(DeviceDriver *Memory = nullptr) : Memory(Memory) {}
   WorkerScratch(const WorkerScratch &) = delete;
   WorkerScratch &operator=(const WorkerScratch &) = delete;
   ~WorkerScratch();
 
-  /// Runs work-groups [First, End) (linear indices, x fastest) of Launch.
-  void runWorkGroups(const KernelLaunch &Launch, size_t First, size_t End);
+  /// Runs work-groups [First, End) (linear indices, x fastest) of Launch,
+  /// passing BlockCounters to the code (WorkGroupContext::BlockCounters).
+  /// False, with no group run, when the scratch memory cannot be had.
+  bool runWorkGroups(const KernelLaunch &Launch, size_t First, size_t End,
+                     uint64_t *BlockCounters = nullptr);
 
 private:
   void *grow(void *&Block, size_t &Capacity, size_t Needed);
+  void release(void *Block);
+
+  DeviceDriver *Memory;
 
   void *LocalMemory = nullptr;
   size_t LocalCapacity = 0;

@@ -21,17 +21,27 @@ static size_t alignUp(size_t Value, size_t Alignment) {
 }
 
 WorkerScratch::~WorkerScratch() {
-  free(LocalMemory);
-  free(PrivateArena);
+  release(LocalMemory);
+  release(PrivateArena);
+}
+
+void WorkerScratch::release(void *Block) {
+  if (Memory)
+    Memory->deallocate(Block);
+  else
+    free(Block);
 }
 
 void *WorkerScratch::grow(void *&Block, size_t &Capacity, size_t Needed) {
   if (Needed <= Capacity && Block)
     return Block;
-  free(Block);
+  release(Block);
   Capacity = alignUp(std::max<size_t>(Needed, ScratchAlignment),
                      ScratchAlignment);
-  Block = aligned_alloc(ScratchAlignment, Capacity);
+  Block = Memory ? Memory->allocate(Capacity, ScratchAlignment)
+                 : aligned_alloc(ScratchAlignment, Capacity);
+  if (!Block)
+    Capacity = 0;
   return Block;
 }
 
@@ -71,8 +81,8 @@ size_t workGroupCount(const KernelLaunch &Launch) {
   return Count;
 }
 
-void WorkerScratch::runWorkGroups(const KernelLaunch &Launch, size_t First,
-                                  size_t End) {
+bool WorkerScratch::runWorkGroups(const KernelLaunch &Launch, size_t First,
+                                  size_t End, uint64_t *BlockCounters) {
   // This thread's view of the arguments: shared values, own local memory.
   // One block, sized once per command and reused by every group: the
   // kernel's automatic __local variables, then each __local argument.
@@ -84,6 +94,8 @@ void WorkerScratch::runWorkGroups(const KernelLaunch &Launch, size_t First,
     LocalBytes += alignUp(L.Size, ScratchAlignment);
   auto *Local = static_cast<unsigned char *>(
       LocalBytes ? grow(LocalMemory, LocalCapacity, LocalBytes) : nullptr);
+  if (LocalBytes && !Local)
+    return false;
   void *Variables = VariableBytes ? Local : nullptr;
   Local += VariableBytes;
   LocalPointers.assign(Launch.LocalArgs.size(), nullptr);
@@ -108,6 +120,9 @@ void WorkerScratch::runWorkGroups(const KernelLaunch &Launch, size_t First,
           ? grow(PrivateArena, PrivateCapacity,
                  Launch.Function.PrivateArenaSize)
           : nullptr;
+  if (Launch.Function.PrivateArenaSize && !Ctx.PrivateArena)
+    return false;
+  Ctx.BlockCounters = BlockCounters;
 
   Ctx.Printf = Launch.Printf.get();
   Ctx.LocalVariables = Variables;
@@ -132,6 +147,7 @@ void WorkerScratch::runWorkGroups(const KernelLaunch &Launch, size_t First,
     }
     Launch.Function.Launch(Args.data(), &Ctx);
   }
+  return true;
 }
 
 void runTransfer(const Command &Cmd) {

@@ -21,6 +21,9 @@ enum DebugCategory : unsigned {
   DebugQueue = 1u << 2,   ///< "queue": commands, events, scheduling
   DebugMemory = 1u << 3,  ///< "memory": allocations and transfers
   DebugDevice = 1u << 4,  ///< "device": probing, driver selection
+  /// "accelsim": the accelerator simulator's model, simulated time of each
+  /// kernel and transfer, device memory
+  DebugAccelsim = 1u << 5,
 };
 
 inline unsigned parseDebugCategories(const char *Spec) {
@@ -29,7 +32,8 @@ inline unsigned parseDebugCategories(const char *Spec) {
     unsigned Mask;
   } Names[] = {{"api", DebugAPI},       {"compile", DebugCompile},
                {"queue", DebugQueue},   {"memory", DebugMemory},
-               {"device", DebugDevice}, {"all", ~0u}};
+               {"device", DebugDevice}, {"accelsim", DebugAccelsim},
+               {"all", ~0u}};
   unsigned Mask = 0;
   if (!Spec)
     return 0;
@@ -63,6 +67,8 @@ inline const char *debugCategoryName(DebugCategory Category) {
     return "memory";
   case DebugDevice:
     return "device";
+  case DebugAccelsim:
+    return "accelsim";
   }
   return "?";
 }

@@ -308,6 +308,10 @@ public:
 struct DriverRegistration {
   const char *Name;
   std::unique_ptr<DeviceDriver> (*Create)();
+  /// Instantiated without WEFT_DEVICES too; false for drivers only asked
+  /// for by name (a simulator is no device an application should pick up
+  /// unawares).
+  bool ByDefault = true;
 };
 
 /// Every driver built into this library, in default order.
