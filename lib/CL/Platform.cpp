@@ -88,7 +88,8 @@ static std::vector<std::string> requestedDriverNames() {
   const char *Spec = getenv("WEFT_DEVICES");
   if (!Spec || !*Spec) {
     for (const DriverRegistration &R : registeredDrivers())
-      Names.push_back(R.Name);
+      if (R.ByDefault)
+        Names.push_back(R.Name);
     return Names;
   }
   std::stringstream Stream(Spec);
