@@ -13,8 +13,15 @@ Context::Context(std::vector<Device *> Devs,
                  void *Data)
     : _cl_context(ObjectKind::Context), Devices(std::move(Devs)),
       Properties(std::move(Props)), Notify(Fn), NotifyData(Data) {
-  for (Device *D : Devices)
+  for (Device *D : Devices) {
     D->retainInternal();
+    OwnMemoryDevices |= !D->driver().sharesHostMemory();
+  }
+  // With one device, nothing but the application reads the host copy, and
+  // maps and reads fetch what they need; with several, a device that
+  // shares host memory reads it directly, and another device with its own
+  // memory fetches from it.
+  KeepsHostCopyCurrent = !OwnMemoryDevices || Devices.size() > 1;
 }
 
 Context::~Context() {

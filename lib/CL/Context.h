@@ -25,6 +25,15 @@ public:
 
   const std::vector<Device *> &devices() const { return Devices; }
   bool hasDevice(const Device *D) const;
+  /// Whether a device of the context has memory of its own
+  /// (DeviceDriver::sharesHostMemory false): its buffers then keep a copy
+  /// on each such device (MemObject.h). The one test the paths of
+  /// host-sharing devices pay.
+  bool hasOwnMemoryDevice() const { return OwnMemoryDevices; }
+  /// Whether the host copy of every buffer is kept current after each
+  /// command (a device's writes copied back): in every context but one
+  /// made of a single device with memory of its own.
+  bool keepsHostCopyCurrent() const { return KeepsHostCopyCurrent; }
   const std::vector<cl_context_properties> &properties() const {
     return Properties;
   }
@@ -45,6 +54,8 @@ public:
 
 private:
   std::vector<Device *> Devices;
+  bool OwnMemoryDevices = false;
+  bool KeepsHostCopyCurrent = true;
   std::vector<cl_context_properties> Properties;
   NotifyFn Notify;
   void *NotifyData;

@@ -127,7 +127,10 @@ void Event::dispatch() {
     markComplete(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     return;
   }
-  if (!Queue || Cmd.Kind == CommandKind::Marker) {
+  // A marker with transfers (a map on a device with memory of its own)
+  // goes to the driver, which makes them.
+  if (!Queue || (Cmd.Kind == CommandKind::Marker && Cmd.Before.empty() &&
+                 Cmd.After.empty())) {
     markRunning();
     markComplete(CL_COMPLETE);
     return;
@@ -189,6 +192,9 @@ bool Event::markComplete(cl_int FinalStatus) {
       Started = Ended;
     if (!Submitted)
       Submitted = Started;
+    // A simulated device's duration, not the host's (weft/device.h).
+    if (Profiled && Cmd.SimulatedNanoseconds)
+      Ended = Started + Cmd.SimulatedNanoseconds;
     // Callbacks registered for statuses this event never passed through
     // still run, with the final status when it is an error.
     takeDueCallbacks(Callbacks, FinalStatus, Due);

@@ -383,6 +383,12 @@ cl_int prepareKernelLaunch(CommandQueue &Queue, Kernel &K, cl_uint WorkDim,
   if (cl_int Err = K.snapshotArgs(Values))
     return Err;
   cl_int Err = validateWaitList(NumEvents, WaitList, &Queue.context());
+  // Images live in host memory, which only devices with images may touch.
+  if (!D.description().ImageSupport)
+    for (size_t I = 0; Err == CL_SUCCESS && I < Values.size(); ++I)
+      if (K.desc().Args[I].ArgKind == KernelArgDesc::Kind::Image)
+        Err = WEFT_ERROR(CL_INVALID_KERNEL_ARGS,
+                         "an image argument, on a device without images");
   if (Err == CL_SUCCESS && K.localMemSize() > D.description().LocalMemSize)
     Err = WEFT_ERROR(CL_OUT_OF_RESOURCES, "too much local memory");
   if (Err != CL_SUCCESS) {
@@ -453,6 +459,40 @@ std::unique_ptr<KernelLaunch> copyLaunch(const KernelLaunch &From) {
 
 namespace {
 
+/// The buffers a launch on Queue's device reads and may write, for the
+/// copies on devices with memory of their own (trackBufferUses): each
+/// buffer argument, written unless __constant or const-qualified, and the
+/// buffer under an image argument made from one, written unless read_only.
+void trackKernelArguments(CommandQueue &Queue, const KernelDesc &Desc,
+                          const std::vector<Kernel::ArgValue> &Values,
+                          Command &Cmd) {
+  std::vector<BufferUse> Uses;
+  for (size_t I = 0; I < Values.size(); ++I) {
+    const KernelArgDesc &Arg = Desc.Args[I];
+    const Kernel::ArgValue &V = Values[I];
+    if (V.IsSvm || !V.Buffer)
+      continue;
+    switch (Arg.ArgKind) {
+    case KernelArgDesc::Kind::GlobalBuffer:
+      Uses.push_back({V.Buffer, 0, V.Buffer->size(), true,
+                      !(Arg.TypeQualifier & CL_KERNEL_ARG_TYPE_CONST)});
+      break;
+    case KernelArgDesc::Kind::ConstantBuffer:
+      Uses.push_back({V.Buffer, 0, V.Buffer->size(), true, false});
+      break;
+    case KernelArgDesc::Kind::Image:
+      if (MemObject *Under = V.Buffer->image()->Buffer)
+        Uses.push_back({Under, 0, Under->size(), true,
+                        Arg.AccessQualifier != CL_KERNEL_ARG_ACCESS_READ_ONLY});
+      break;
+    default:
+      break;
+    }
+  }
+  trackBufferUsesSlow(Queue.context(), Queue.device(), Cmd, Uses.data(),
+                      Uses.size());
+}
+
 cl_int enqueueKernel(cl_command_queue Q, cl_kernel KernelId, cl_uint WorkDim,
                      const size_t *GlobalOffset, const size_t *GlobalSize,
                      const size_t *LocalSize, cl_uint NumEvents,
@@ -475,6 +515,8 @@ cl_int enqueueKernel(cl_command_queue Q, cl_kernel KernelId, cl_uint WorkDim,
   if (Launch) {
     E->command().Kind = CommandKind::NDRangeKernel;
     E->command().Launch = std::move(Launch);
+    if (Queue->context().hasOwnMemoryDevice())
+      trackKernelArguments(*Queue, K->desc(), Values, E->command());
   }
   K->retainInternal();
   // Moved, not copied: a copy would allocate every scalar's bytes again on

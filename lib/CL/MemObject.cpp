@@ -39,6 +39,9 @@ void MemObject::destroy() {
        ++It)
     It->first(this, It->second);
   Image.reset();
+  if (Copies)
+    for (const DeviceCopies::Copy &C : Copies->Copies)
+      C.Dev->driver().deallocate(C.Address);
   if (OwnsStorage)
     freeHostMemory(Storage);
   if (Parent)
@@ -48,9 +51,83 @@ void MemObject::destroy() {
 }
 
 void *MemObject::deviceAddress(const Device &D) const {
-  // Devices with memory of their own get buffers through the accelerator
-  // path (a later driver); every device today shares host memory.
-  return D.driver().sharesHostMemory() ? Storage : nullptr;
+  if (D.driver().sharesHostMemory())
+    return Storage;
+  DeviceCopies *C = deviceCopies();
+  DeviceCopies::Copy *Mine = C ? C->find(D) : nullptr;
+  return Mine ? Mine->Address + Origin : nullptr;
+}
+
+using Dir = Transfer::Direction;
+
+/// A copy of a Size-byte buffer on every device of Ctx with memory of its
+/// own; null and an error (CL_MEM_OBJECT_ALLOCATION_FAILURE) if a device
+/// has no room, with what was allocated freed again.
+static std::unique_ptr<DeviceCopies>
+allocateDeviceCopies(Context &Ctx, size_t Size, bool HasContents, cl_int &Err) {
+  auto Copies = std::make_unique<DeviceCopies>();
+  for (Device *D : Ctx.devices()) {
+    if (D->driver().sharesHostMemory())
+      continue;
+    void *Address = D->driver().allocate(Size, BufferAlignment);
+    if (!Address) {
+      for (const DeviceCopies::Copy &C : Copies->Copies)
+        C.Dev->driver().deallocate(C.Address);
+      Err = WEFT_ERROR(CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                       "no room in the device's memory");
+      return nullptr;
+    }
+    // Without initial contents every copy is as good as another: none is
+    // fetched before the first command.
+    Copies->Copies.push_back(
+        {D, static_cast<unsigned char *>(Address), !HasContents});
+    WEFT_LOG(DebugMemory, "buffer of %zu bytes: copy at %p on %s", Size,
+             Address, D->description().Name.c_str());
+  }
+  Err = CL_SUCCESS;
+  return Copies;
+}
+
+void trackBufferUsesSlow(const Context &Ctx, const Device &Dev, Command &Cmd,
+                         const BufferUse *Uses, size_t Count) {
+  const bool OwnMemory = !Dev.driver().sharesHostMemory();
+  for (size_t I = 0; I < Count; ++I) {
+    const BufferUse &U = Uses[I];
+    MemObject &Root = U.Mem->root();
+    DeviceCopies *C = Root.deviceCopies();
+    if (!C)
+      continue; // an image: no copies, and no device of its own memory uses it
+    size_t Begin = U.Mem->origin() + U.Offset;
+    std::lock_guard<std::mutex> Guard(C->Lock);
+    if (!OwnMemory) {
+      // Dev works in the host copy, which is current in every context with
+      // such a device: the others' copies are stale after a write.
+      if (U.Writes)
+        for (DeviceCopies::Copy &Other : C->Copies)
+          Other.Current = false;
+      continue;
+    }
+    DeviceCopies::Copy *Mine = C->find(Dev);
+    if (!Mine->Current) {
+      // Stale here means the host copy is current: only single-device
+      // contexts let it go stale, and then only behind this very copy.
+      bool Overwritten =
+          U.Writes && !U.Reads && Begin == 0 && U.Size == Root.size();
+      if (!Overwritten)
+        Cmd.Before.push_back(
+            {Dir::ToDevice, Mine->Address, Root.storage(), Root.size()});
+      Mine->Current = true;
+    }
+    if (!U.Writes)
+      continue;
+    for (DeviceCopies::Copy &Other : C->Copies)
+      Other.Current = &Other == Mine;
+    if (Ctx.keepsHostCopyCurrent())
+      Cmd.After.push_back(
+          {Dir::ToHost, Mine->Address + Begin, Root.storage() + Begin, U.Size});
+    else
+      C->HostCurrent = false;
+  }
 }
 
 void MemObject::addDestructorCallback(DestructorFn Fn, void *UserData) {
@@ -120,13 +197,24 @@ static cl_mem createBuffer(cl_context C, const cl_mem_properties *Properties,
                            NeedsHostPtr ? "host_ptr is NULL"
                                         : "host_ptr without USE/COPY_HOST_PTR"));
 
+  std::unique_ptr<DeviceCopies> Copies;
+  if (Ctx->hasOwnMemoryDevice()) {
+    cl_int Err;
+    Copies = allocateDeviceCopies(*Ctx, Size, NeedsHostPtr, Err);
+    if (!Copies)
+      return Fail(Err);
+  }
   void *Storage = HostPtr;
   bool Owns = false;
   if (!(Flags & CL_MEM_USE_HOST_PTR)) {
     Storage = allocateHostMemory(Size, BufferAlignment);
-    if (!Storage)
+    if (!Storage) {
+      if (Copies)
+        for (const DeviceCopies::Copy &C : Copies->Copies)
+          C.Dev->driver().deallocate(C.Address);
       return Fail(WEFT_ERROR(CL_MEM_OBJECT_ALLOCATION_FAILURE,
                              "out of host memory"));
+    }
     Owns = true;
     if (Flags & CL_MEM_COPY_HOST_PTR)
       memcpy(Storage, HostPtr, Size);
@@ -134,8 +222,90 @@ static cl_mem createBuffer(cl_context C, const cl_mem_properties *Properties,
   WEFT_LOG(DebugMemory, "buffer of %zu bytes at %p%s", Size, Storage,
            Owns ? "" : " (application's memory)");
   setError(ErrcodeRet, CL_SUCCESS);
-  return new MemObject(*Ctx, Flags, Size, HostPtr, Storage, Owns,
-                       std::move(Props));
+  auto *Mem = new MemObject(*Ctx, Flags, Size, HostPtr, Storage, Owns,
+                            std::move(Props));
+  if (Copies)
+    Mem->setDeviceCopies(std::move(Copies));
+  return Mem;
+}
+
+/// clEnqueueMapBuffer's bookkeeping where Mem has device copies: the
+/// mapping is the host copy, fetched from Dev's copy when that one alone
+/// is current (not for CL_MAP_WRITE_INVALIDATE_REGION, which fetches
+/// nothing); the mapping is remembered for its unmap.
+static void trackMap(const Device &Dev, Command &Cmd, MemObject &Mem,
+                     size_t Offset, size_t Size, cl_map_flags Flags,
+                     const void *Ptr) {
+  DeviceCopies *C = Mem.deviceCopies();
+  if (!C)
+    return;
+  MemObject &Root = Mem.root();
+  size_t Begin = Mem.origin() + Offset;
+  std::lock_guard<std::mutex> Guard(C->Lock);
+  C->Mappings.push_back(
+      {Ptr, Begin, Size,
+       (Flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0});
+  if (C->HostCurrent || (Flags & CL_MAP_WRITE_INVALIDATE_REGION))
+    return;
+  // The host copy is stale only in a context of this one device.
+  DeviceCopies::Copy *Mine = C->find(Dev);
+  if (Mine && Mine->Current)
+    Cmd.Before.push_back(
+        {Dir::ToHost, Mine->Address + Begin, Root.storage() + Begin, Size});
+}
+
+/// clEnqueueUnmapMemObject's: a writable mapping's range goes to Dev's
+/// copy if that one is current; every other device copy is stale.
+static void trackUnmap(const Device &Dev, Command &Cmd, MemObject &Mem,
+                       const void *Ptr) {
+  DeviceCopies *C = Mem.deviceCopies();
+  if (!C)
+    return;
+  MemObject &Root = Mem.root();
+  std::lock_guard<std::mutex> Guard(C->Lock);
+  auto It = std::find_if(
+      C->Mappings.begin(), C->Mappings.end(),
+      [Ptr](const DeviceCopies::Mapping &M) { return M.Ptr == Ptr; });
+  if (It == C->Mappings.end())
+    return;
+  DeviceCopies::Mapping M = *It;
+  C->Mappings.erase(It);
+  if (!M.Writes)
+    return;
+  DeviceCopies::Copy *Mine = C->find(Dev);
+  if (Mine && Mine->Current)
+    Cmd.Before.push_back({Dir::ToDevice, Mine->Address + M.Offset,
+                          Root.storage() + M.Offset, M.Size});
+  for (DeviceCopies::Copy &Other : C->Copies)
+    Other.Current = &Other == Mine && Mine->Current;
+}
+
+/// clEnqueueMigrateMemObjects's: to the host, the host copy is fetched if
+/// stale; to Dev, Dev's copy if stale; with CONTENT_UNDEFINED nothing
+/// moves, the destination's copy is just declared current.
+static void trackMigration(const Device &Dev, Command &Cmd, MemObject &Mem,
+                           cl_mem_migration_flags Flags) {
+  DeviceCopies *C = Mem.deviceCopies();
+  if (!C)
+    return;
+  MemObject &Root = Mem.root();
+  bool Undefined = Flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
+  std::lock_guard<std::mutex> Guard(C->Lock);
+  DeviceCopies::Copy *Mine = C->find(Dev);
+  if (Flags & CL_MIGRATE_MEM_OBJECT_HOST) {
+    // Stale host copy: a context of this one device, whose copy is current.
+    if (!C->HostCurrent && !Undefined && Mine && Mine->Current)
+      Cmd.Before.push_back(
+          {Dir::ToHost, Mine->Address, Root.storage(), Root.size()});
+    C->HostCurrent = true;
+    return;
+  }
+  if (!Mine)
+    return; // Dev works in the host copy
+  if (!Mine->Current && !Undefined)
+    Cmd.Before.push_back(
+        {Dir::ToDevice, Mine->Address, Root.storage(), Root.size()});
+  Mine->Current = true;
 }
 
 /// Validates what every buffer transfer checks, in the specification's order.
@@ -189,6 +359,8 @@ static cl_int enqueueHostTransfer(cl_command_queue Q, cl_mem Buffer,
   Cmd.Src = IsRead ? Device + Offset : Ptr;
   Cmd.Dst = IsRead ? Ptr : Device + Offset;
   Cmd.Size = Size;
+  trackBufferUses(Queue->context(), Queue->device(), Cmd,
+                  {{Mem, Offset, Size, IsRead, !IsRead}});
   holdUntilComplete(E, Mem);
   return Queue->finishEnqueue(E, EventRet, Blocking);
 }
@@ -446,6 +618,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(
     return Err;
   if (cl_int Err = validateWaitList(NumEvents, WaitList, &Queue->context()))
     return Err;
+  trackBufferUses(Queue->context(), Queue->device(), Cmd,
+                  {{Src, SrcOffset, Size, true, false},
+                   {Dst, DstOffset, Size, false, true}});
   Event *E = Queue->beginCommand(CL_COMMAND_COPY_BUFFER, NumEvents, WaitList);
   E->setCommand(std::move(Cmd));
   holdUntilComplete(E, Src);
@@ -467,6 +642,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(
     return Err;
   if (cl_int Err = validateWaitList(NumEvents, WaitList, &Queue->context()))
     return Err;
+  trackBufferUses(Queue->context(), Queue->device(), Cmd,
+                  {{Mem, Offset, Size, false, true}});
   Event *E = Queue->beginCommand(CL_COMMAND_FILL_BUFFER, NumEvents, WaitList);
   E->setCommand(std::move(Cmd));
   holdUntilComplete(E, Mem);
@@ -495,15 +672,17 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(
       (MapFlags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
       (Mem->flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))
     Err = WEFT_ERROR(CL_INVALID_OPERATION, "buffer is not host-writable");
-  if (Err == CL_SUCCESS && !Queue->device().driver().sharesHostMemory())
-    Err = WEFT_ERROR(CL_MAP_FAILURE, "device memory cannot be mapped yet");
   if (Err != CL_SUCCESS) {
     setError(ErrcodeRet, Err);
     return nullptr;
   }
-  // The device works in the buffer's storage, so the mapping is the
-  // storage itself (for USE_HOST_PTR, the application's pointer).
+  // The mapping is the buffer's storage itself (for USE_HOST_PTR, the
+  // application's pointer): devices that share host memory work in it, and
+  // the others' copies are fetched into it.
   Event *E = Queue->beginCommand(CL_COMMAND_MAP_BUFFER, NumEvents, WaitList);
+  if (Queue->context().hasOwnMemoryDevice())
+    trackMap(Queue->device(), E->command(), *Mem, Offset, Size, MapFlags,
+             Mem->storage() + Offset);
   Mem->addMapping();
   holdUntilComplete(E, Mem);
   Err = Queue->finishEnqueue(E, EventRet, Blocking);
@@ -530,6 +709,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(
     return Err;
   Event *E =
       Queue->beginCommand(CL_COMMAND_UNMAP_MEM_OBJECT, NumEvents, WaitList);
+  if (Queue->context().hasOwnMemoryDevice())
+    trackUnmap(Queue->device(), E->command(), *Mem, MappedPtr);
   Mem->removeMapping();
   holdUntilComplete(E, Mem);
   return Queue->finishEnqueue(E, EventRet);
@@ -565,6 +746,13 @@ cl_int normalizePitches(RectSide &S, const size_t *Region) {
 
 size_t rectOffset(const RectSide &S) {
   return S.Origin[2] * S.SlicePitch + S.Origin[1] * S.RowPitch + S.Origin[0];
+}
+
+/// Bytes from the region's first to its last, the range a write to it
+/// copies back; the region is known to fit.
+size_t rectSpan(const RectSide &S, const size_t *Region) {
+  return (Region[2] - 1) * S.SlicePitch + (Region[1] - 1) * S.RowPitch +
+         Region[0];
 }
 
 /// Whether the region at S lies within Size bytes (without overflow).
@@ -648,6 +836,10 @@ cl_int enqueueHostRect(cl_command_queue Q, cl_mem Buffer, cl_bool Blocking,
   Cmd.Rect.SrcSlicePitch = From.SlicePitch;
   Cmd.Rect.DstRowPitch = To.RowPitch;
   Cmd.Rect.DstSlicePitch = To.SlicePitch;
+  // A write reads too: the rows' gaps keep what the copy held.
+  trackBufferUses(Queue->context(), Queue->device(), Cmd,
+                  {{Mem, rectOffset(Buf), rectSpan(Buf, Region), true,
+                    !IsRead}});
   holdUntilComplete(E, Mem);
   return Queue->finishEnqueue(E, EventRet, Blocking);
 }
@@ -746,6 +938,15 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
           *Queue, Src, Dst, SrcOrigin, DstOrigin, Region, SrcRowPitch,
           SrcSlicePitch, DstRowPitch, DstSlicePitch, Cmd))
     return Err;
+  if (Queue->context().hasOwnMemoryDevice()) {
+    RectSide From{SrcOrigin, Cmd.Rect.SrcRowPitch, Cmd.Rect.SrcSlicePitch};
+    RectSide To{DstOrigin, Cmd.Rect.DstRowPitch, Cmd.Rect.DstSlicePitch};
+    trackBufferUses(Queue->context(), Queue->device(), Cmd,
+                    {{Src, rectOffset(From), rectSpan(From, Region), true,
+                      false},
+                     {Dst, rectOffset(To), rectSpan(To, Region), true,
+                      true}});
+  }
   Event *E =
       Queue->beginCommand(CL_COMMAND_COPY_BUFFER_RECT, NumEvents, WaitList);
   E->setCommand(std::move(Cmd));
@@ -777,12 +978,15 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueMigrateMemObjects(
     return WEFT_ERROR(CL_INVALID_VALUE, "unknown migration flags");
   if (cl_int Err = validateWaitList(NumEvents, WaitList, &Queue->context()))
     return Err;
-  // Every device of a context works in the same host memory, so there is
-  // nothing to move; the command still orders like any other.
+  // Devices that share host memory work in the same host copy, so for them
+  // nothing moves; the command still orders like any other.
   Event *E =
       Queue->beginCommand(CL_COMMAND_MIGRATE_MEM_OBJECTS, NumEvents, WaitList);
-  for (MemObject *M : Mems)
+  for (MemObject *M : Mems) {
+    if (Queue->context().hasOwnMemoryDevice())
+      trackMigration(Queue->device(), E->command(), *M, Flags);
     holdUntilComplete(E, M);
+  }
   return Queue->finishEnqueue(E, EventRet);
 }
 
@@ -834,6 +1038,9 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueNativeKernel(
                 static_cast<const unsigned char *>(Args);
     void *Address = Mems[I]->deviceAddress(Queue->device());
     memcpy(Cmd.Native.Args.data() + At, &Address, sizeof(Address));
+    // The function may read and write all of it.
+    trackBufferUses(Queue->context(), Queue->device(), Cmd,
+                    {{Mems[I], 0, Mems[I]->size(), true, true}});
     holdUntilComplete(E, Mems[I]);
   }
   return Queue->finishEnqueue(E, EventRet);

@@ -1,8 +1,13 @@
 //===- MemObject.h - cl_mem: buffers and sub-buffers ------------------------===//
 //
-// A buffer's storage is host memory for as long as every device of its
-// context shares host memory (DeviceDriver::sharesHostMemory): kernels then
-// read and write it in place, and CL_MEM_USE_HOST_PTR is zero-copy.
+// Every buffer has its storage in host memory: the application's memory for
+// CL_MEM_USE_HOST_PTR, where CL_MEM_COPY_HOST_PTR contents land and maps are
+// staged. Devices that share host memory (DeviceDriver::sharesHostMemory)
+// read and write it in place, and CL_MEM_USE_HOST_PTR is zero-copy. A
+// context with a device of memory of its own also gives each buffer a copy
+// on each such device (DeviceCopies), which the commands of that device use;
+// trackBufferUses keeps, in the order commands are enqueued, which copies
+// are current and adds the transfers a command needs.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WEFT_LIB_CL_MEMOBJECT_H
@@ -13,6 +18,7 @@
 #include "weft/device.h"
 
 #include <atomic>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -20,6 +26,39 @@
 namespace weft {
 
 struct ImageInfo;
+
+/// The copies of a buffer on the devices of its context that have memory
+/// of their own, and which copies hold the buffer's current contents, at
+/// whole-buffer granularity. Kept by top-level buffers only (a sub-buffer
+/// is a range of its parent's copies); absent in contexts where every
+/// device shares host memory. The state is that after every command
+/// enqueued so far: OpenCL makes applications order conflicting accesses
+/// with events, so enqueue order is the order that matters.
+struct DeviceCopies {
+  struct Copy {
+    const Device *Dev;
+    unsigned char *Address; ///< from Dev's allocate()
+    bool Current;
+  };
+  /// A mapping (clEnqueueMapBuffer) not unmapped yet: a writable one
+  /// uploads its range when it is unmapped.
+  struct Mapping {
+    const void *Ptr;
+    size_t Offset, Size; ///< within the top-level buffer
+    bool Writes;
+  };
+  std::mutex Lock;
+  bool HostCurrent = true;
+  std::vector<Copy> Copies;
+  std::vector<Mapping> Mappings;
+
+  Copy *find(const Device &D) {
+    for (Copy &C : Copies)
+      if (C.Dev == &D)
+        return &C;
+    return nullptr;
+  }
+};
 
 class MemObject : public _cl_mem, public RefCounted<MemObject> {
 public:
@@ -56,8 +95,18 @@ public:
   }
   /// Where the buffer's first byte is, as the host sees it.
   unsigned char *storage() const { return Storage; }
-  /// Where D's kernels and transfers find the first byte.
+  /// Where D's kernels and transfers find the first byte: the storage for
+  /// devices that share host memory, the copy on D otherwise (null for
+  /// images there: such devices have no images).
   void *deviceAddress(const Device &D) const;
+  /// The top-level buffer: this one or the parent of a sub-buffer.
+  MemObject &root() { return Parent ? *Parent : *this; }
+  /// The copies on devices with memory of their own (top-level buffers of
+  /// contexts with such devices), set once after creation; null otherwise.
+  DeviceCopies *deviceCopies() const { return root().Copies.get(); }
+  void setDeviceCopies(std::unique_ptr<DeviceCopies> C) {
+    Copies = std::move(C);
+  }
 
   cl_uint mapCount() const { return MapCount.load(); }
   void addMapping() { ++MapCount; }
@@ -84,11 +133,35 @@ private:
   std::mutex Lock;
   std::vector<std::pair<DestructorFn, void *>> DestructorCallbacks;
   std::unique_ptr<ImageInfo> Image;
+  std::unique_ptr<DeviceCopies> Copies;
+  const MemObject &root() const { return Parent ? *Parent : *this; }
   /// Weak references, plus one held by all the strong ones together.
   std::atomic<cl_uint> WeakRefs{1};
 };
 
 class CommandQueue;
+
+/// How a command uses a buffer: the bytes [Offset, Offset + Size) of Mem.
+struct BufferUse {
+  MemObject *Mem;
+  size_t Offset, Size;
+  bool Reads, Writes;
+};
+
+/// The bookkeeping of a command of Dev that uses these buffers, at enqueue
+/// time, before the command is submitted: Dev's stale copies are brought up
+/// to date (Cmd.Before), and what the command writes becomes current there
+/// only, copied back to the host copy (Cmd.After) where the context keeps
+/// that current. A command of a device that shares host memory only makes
+/// the other devices' copies stale. Nothing to do, and not called, in
+/// contexts where every device shares host memory.
+void trackBufferUsesSlow(const Context &Ctx, const Device &Dev, Command &Cmd,
+                         const BufferUse *Uses, size_t Count);
+inline void trackBufferUses(const Context &Ctx, const Device &Dev, Command &Cmd,
+                            std::initializer_list<BufferUse> Uses) {
+  if (Ctx.hasOwnMemoryDevice())
+    trackBufferUsesSlow(Ctx, Dev, Cmd, Uses.begin(), Uses.size());
+}
 
 /// The checks of clEnqueueCopyBuffer, clEnqueueFillBuffer and
 /// clEnqueueCopyBufferRect after the queue's and before the wait list's,

@@ -135,12 +135,6 @@ ProgramVariables::ProgramVariables(
     : Driver(D) {
   if (Variables.empty())
     return;
-  if (!Driver.sharesHostMemory()) {
-    // Initializing device memory of its own needs transfers, which no
-    // driver with such memory offers for program variables yet.
-    Error = "the device cannot hold the program's global variables";
-    return;
-  }
   size_t End, Alignment;
   std::vector<size_t> Offsets = layOutVariables(Variables, End, Alignment);
   Block = Driver.allocate(End, std::max<size_t>(Alignment, 64));
@@ -148,20 +142,30 @@ ProgramVariables::ProgramVariables(
     Error = "out of memory for the program's global variables";
     return;
   }
+  // The initial contents, pointers to other variables holding their
+  // device addresses, are written in place where the device shares host
+  // memory; for a device with memory of its own they are laid out on the
+  // host and handed to the driver in one piece (copyToDevice).
   auto *Base = static_cast<unsigned char *>(Block);
+  std::vector<unsigned char> Staged;
+  unsigned char *Contents = Base;
+  if (!Driver.sharesHostMemory()) {
+    Staged.assign(End, 0);
+    Contents = Staged.data();
+  }
   for (size_t I = 0; I < Variables.size(); ++I) {
-    memcpy(Base + Offsets[I], Variables[I].Initializer.data(),
+    memcpy(Contents + Offsets[I], Variables[I].Initializer.data(),
            Variables[I].Size);
     Addresses.emplace_back(Variables[I].Name, Base + Offsets[I]);
   }
-  // The initializers' pointers to other variables, now that they have
-  // addresses.
   for (size_t I = 0; I < Variables.size(); ++I)
     for (const GlobalVariableDesc::Pointer &P : Variables[I].Pointers) {
       uintptr_t Value = reinterpret_cast<uintptr_t>(Base + Offsets[P.Target]) +
                         static_cast<uintptr_t>(P.Addend);
-      memcpy(Base + Offsets[I] + P.Offset, &Value, sizeof(Value));
+      memcpy(Contents + Offsets[I] + P.Offset, &Value, sizeof(Value));
     }
+  if (!Staged.empty())
+    Driver.copyToDevice(Block, Staged.data(), End);
 }
 
 ProgramVariables::~ProgramVariables() {
