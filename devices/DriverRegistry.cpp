@@ -16,12 +16,18 @@ namespace weft {
 std::unique_ptr<DeviceDriver> createPthreadDriver();
 std::unique_ptr<DeviceDriver> createBasicDriver();
 std::unique_ptr<DeviceDriver> createAccelsimDriver();
+#ifdef WEFT_TEMPLATE_DRIVER
+std::unique_ptr<DeviceDriver> createTemplateDriver();
+#endif
 
 const std::vector<DriverRegistration> &registeredDrivers() {
   static const std::vector<DriverRegistration> Drivers = {
       {"pthread", createPthreadDriver},
       {"basic", createBasicDriver},
       {"accelsim", createAccelsimDriver, /*ByDefault=*/false},
+#ifdef WEFT_TEMPLATE_DRIVER
+      {"template", createTemplateDriver, /*ByDefault=*/false},
+#endif
   };
   return Drivers;
 }

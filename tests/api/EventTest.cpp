@@ -201,12 +201,13 @@ TEST_P(Events, MarkerWaitsForEarlierCommands) {
 // Holds every worker of a pthread-like device in a kernel that spins on
 // fine-grained SVM until release() (or destruction): the stand-in for
 // workers that have lost their cores to other processes. Not the basic
-// device: one thread by definition.
+// and template devices: one thread by definition.
 class WorkerHold {
 public:
   WorkerHold(cl_context Context, cl_device_id Device) : Context(Context) {
-    if (deviceString(Device, CL_DEVICE_NAME).rfind("basic", 0) == 0) {
-      Why = "a single thread runs the basic device's commands";
+    std::string Name = deviceString(Device, CL_DEVICE_NAME);
+    if (Name.rfind("basic", 0) == 0 || Name.rfind("template", 0) == 0) {
+      Why = "a single thread runs the device's commands";
       return;
     }
     cl_device_svm_capabilities Caps = 0;
