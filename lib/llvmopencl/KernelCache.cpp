@@ -224,6 +224,12 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   Field(Target.CPU);
   Field(Target.Features);
   Field(std::to_string(Target.SimdBytes));
+  // Code of one back half is never another's (static multi-issue code is
+  // not cached at all today: its entry would need the schedule).
+  Field(Target.Back == TargetDesc::BackHalf::StaticMultiIssue
+            ? "static-multi-issue"
+            : "cpu-simd");
+  Field(Target.CheckAccesses ? "checked-accesses" : "unchecked-accesses");
   Field(Kernel);
   for (unsigned D = 0; D < 3; ++D)
     Field(std::to_string(LocalSize[D]));

@@ -32,6 +32,10 @@
 #include "CpuSimd/RevectorizeWorkItemLoops.h"
 #include "CpuSimd/WidenWorkItemLoops.h"
 #include "WorkGroup/WorkItemLoops.h"
+#include "StaticMultiIssue/CheckMemoryAccesses.h"
+#include "StaticMultiIssue/CountBlockExecutions.h"
+#include "StaticMultiIssue/ScheduleBlocks.h"
+#include "StaticMultiIssue/UnrollWorkItemLoops.h"
 
 #include "weft/debug.h"
 
@@ -49,6 +53,10 @@ void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
   MPM.addPass(FlattenKernelsPass(Opts.Kernel));
   MPM.addPass(SizeWorkGroupScratchPass(Opts.LocalSize));
   MPM.addPass(createModuleToFunctionPassAdaptor(GuardIntegerDivisionPass()));
+  // Everything is inlined and get_global_id not yet resolved: the checks
+  // name the work-item by the calls they add.
+  if (Opts.CheckAccesses)
+    MPM.addPass(CheckMemoryAccessesPass(Opts.Kernel));
   MPM.addPass(ResolveWorkItemFunctionsPass(Opts.Kernel));
   MPM.addPass(LowerPrintfPass(Opts.Kernel));
   MPM.addPass(PromotePrivateArraysPass(Opts.Kernel));
@@ -183,6 +191,15 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
               HalfConversionCallsPass(HalfConversionCallsPass::Phase::Lower));
           return true;
         }
+        // The static multi-issue back half (StaticMultiIssue/).
+        if (Name == "weft-unroll-workitem-loops") {
+          FPM.addPass(UnrollWorkItemLoopsPass(workItemUnrollFactor()));
+          return true;
+        }
+        if (Name == "print<weft-static-schedule>") {
+          FPM.addPass(StaticSchedulePrinterPass(outs()));
+          return true;
+        }
         if (Name == "weft-version-gathers") {
           FPM.addPass(VersionGathersPass());
           return true;
@@ -194,6 +211,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
              ArrayRef<PassBuilder::PipelineElement>) {
         if (Name == "weft-flatten-kernels") {
           MPM.addPass(FlattenKernelsPass(Opts.Kernel));
+          return true;
+        }
+        if (Name == "weft-check-memory-accesses") {
+          MPM.addPass(CheckMemoryAccessesPass(Opts.Kernel));
           return true;
         }
         if (Name == "weft-size-work-group-scratch") {
@@ -248,6 +269,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-lockstep-loops") {
           MPM.addPass(LockstepLoopsPass(Opts.LocalSize, Opts.Kernel));
+          return true;
+        }
+        if (Name == "weft-count-block-executions") {
+          MPM.addPass(CountBlockExecutionsPass());
           return true;
         }
         if (Name == "weft-launcher") {

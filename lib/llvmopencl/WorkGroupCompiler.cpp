@@ -6,6 +6,10 @@
 //   -> retarget every function to the device's exact CPU and features
 //   -> weft-workgroup (WeftPasses.h) for the one kernel and local size
 //   -> internalize everything but the launcher, O3 for the target machine
+//      with the device's back half (TargetDesc::Back, chosen in optimize()):
+//      CpuSimd/ maps the work-item loops onto the host's SIMD lanes;
+//      StaticMultiIssue/ unrolls them for a machine without SIMD, then
+//      schedules every block and makes the code count block executions
 //   -> object file in memory -> ORC's LLJIT, symbols from the process and
 //      libm -> the launcher's address.
 //
@@ -36,6 +40,8 @@
 #include "CpuSimd/ScalarizeWorkItemLoops.h"
 #include "CpuSimd/VectorMathVariants.h"
 #include "CpuSimd/VersionGathers.h"
+#include "StaticMultiIssue/StaticMultiIssuePipeline.h"
+#include "RuntimeSymbols.h"
 #include "WeftPasses.h"
 #include "CpuSimd/RevectorizeWorkItemLoops.h"
 #include "CpuSimd/WidenWorkItemLoops.h"
@@ -251,6 +257,9 @@ JIT &getJIT() {
           JITSymbolFlags::Exported | JITSymbolFlags::Callable};
       cantFail(Main.define(orc::absoluteSymbols(std::move(Runtime))));
     }
+    // What drivers register for their code (registerRuntimeSymbol), e.g.
+    // the accelerator simulator's access checker.
+    Main.addGenerator(createRuntimeSymbolGenerator(Prefix));
     // libgcc's half conversions (__extendhfsf2, __truncsfhf2,
     // __truncdfhf2), which LLVM calls for half where the CPU has no F16C
     // and for double -> half everywhere.
@@ -414,18 +423,8 @@ bool hasValidLauncher(Module &M, const std::string &Kernel,
   return true;
 }
 
-/// Runs the work-group passes and the O3 pipeline over M; false, with
-/// Error, when the work-group passes produce no valid launcher.
-bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
-              bool OptDisable, unsigned SimdBytes, std::string &Error) {
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PassInstrumentationCallbacks PIC;
-  bool Debug = debugEnabled(DebugCompile);
-  if (Debug)
-    instrumentForDebug(PIC);
+/// O3's options for the CPU back half (the host's SIMD).
+PipelineTuningOptions cpuSimdTuning(const std::string &Kernel) {
   PipelineTuningOptions Tuning;
   // LLVM leaves the SLP vectorizer off unless asked (clang asks at -O2 and
   // up): without it, code already written on vectors whose lanes are then
@@ -437,9 +436,15 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
     Tuning.LoopVectorization = false;
     Tuning.SLPVectorization = false;
     WEFT_LOG(DebugCompile, "WEFT_DISABLE_VECTORIZE: no loop or SLP "
-             "vectorization for '%s'", Opts.Kernel.c_str());
+             "vectorization for '%s'", Kernel.c_str());
   }
-  PassBuilder PB(&TM, Tuning, std::nullopt, Debug ? &PIC : nullptr);
+  return Tuning;
+}
+
+/// The CPU back half's passes at O3's extension points: the work-item loops
+/// mapped onto the host's SIMD lanes.
+void registerCpuSimdPasses(PassBuilder &PB, TargetMachine &TM,
+                           const PipelineTuningOptions &Tuning) {
   // Right before loop-vectorize: global loads of work-item loops in kernel
   // loops prefetched one trip ahead (on AMD Zen; WEFT_PREFETCH=0/1
   // decides), the work-item loops keep their parallel annotation only where no
@@ -490,6 +495,34 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
         [](ModulePassManager &MPM, OptimizationLevel) {
           MPM.addPass(createModuleToFunctionPassAdaptor(VersionGathersPass()));
         });
+}
+
+/// Runs the work-group passes and the O3 pipeline over M; false, with
+/// Error, when the work-group passes produce no valid launcher. The passes
+/// up to the launcher are every device's; what follows is the back half
+/// Target asks for (TargetDesc::Back), chosen here and nowhere else: the
+/// CPU's SIMD (CpuSimd/) or a static multi-issue machine's schedule
+/// (StaticMultiIssue/), which Schedule then receives.
+bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
+              bool OptDisable, const TargetDesc &Target,
+              StaticSchedule &Schedule, std::string &Error) {
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassInstrumentationCallbacks PIC;
+  bool Debug = debugEnabled(DebugCompile);
+  if (Debug)
+    instrumentForDebug(PIC);
+  bool StaticMultiIssue =
+      Target.Back == TargetDesc::BackHalf::StaticMultiIssue;
+  PipelineTuningOptions Tuning =
+      StaticMultiIssue ? staticMultiIssueTuning() : cpuSimdTuning(Opts.Kernel);
+  PassBuilder PB(&TM, Tuning, std::nullopt, Debug ? &PIC : nullptr);
+  if (StaticMultiIssue)
+    registerStaticMultiIssuePasses(PB);
+  else
+    registerCpuSimdPasses(PB, TM, Tuning);
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
@@ -522,7 +555,10 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
   Start = std::chrono::steady_clock::now();
   {
     ModulePassManager MPM;
-    MPM.addPass(VectorMathVariantsPass(SimdBytes));
+    if (StaticMultiIssue)
+      addStaticMultiIssuePassesBeforeO3(MPM);
+    else
+      MPM.addPass(VectorMathVariantsPass(Target.SimdBytes));
     MPM.run(M, MAM);
   }
   ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(
@@ -531,6 +567,11 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
   MPM.run(M, MAM);
   WEFT_LOG(DebugCompile, "O3 of '%s': %.3f s", Opts.Kernel.c_str(),
            secondsSince(Start));
+  if (StaticMultiIssue) {
+    static const MachineModel Default = defaultMachineModel();
+    Schedule = scheduleAndCountBlocks(
+        M, Target.Machine ? *Target.Machine : Default, MAM, FAM);
+  }
   return true;
 }
 
@@ -733,7 +774,10 @@ compileWorkGroupFunction(const std::string &Bitcode, const std::string &Kernel,
   // The key also names the code that program binaries carry (Native).
   KernelCache::Key CacheKey =
       KernelCache::makeKey(Bitcode, Kernel, LocalSize, Target);
-  if (Cache.enabled() || Cache.hasAdopted()) {
+  // A static multi-issue machine's code is worth nothing without its
+  // schedule, which entries do not hold: always compiled, never cached.
+  bool Cacheable = Target.Back == TargetDesc::BackHalf::CpuSimd;
+  if (Cacheable && (Cache.enabled() || Cache.hasAdopted())) {
     CachedWorkGroupFunction Hit;
     // Whoever asks for the IR wants it produced, not restored.
     const char *DumpDir = getenv("WEFT_DUMP_IR");
@@ -759,6 +803,7 @@ compileWorkGroupFunction(const std::string &Bitcode, const std::string &Kernel,
   Opts.Kernel = Kernel;
   Opts.LocalSize = {LocalSize[0], LocalSize[1], LocalSize[2]};
   Opts.Method = workGroupMethodFromEnvironment();
+  Opts.CheckAccesses = Target.CheckAccesses;
   std::unique_ptr<TargetMachine> TM = createTargetMachine(Target, Error);
   if (!TM)
     return Result;
@@ -767,6 +812,7 @@ compileWorkGroupFunction(const std::string &Bitcode, const std::string &Kernel,
   std::unique_ptr<LLVMContext> Context;
   std::unique_ptr<Module> Owner;
   bool OptDisable = false;
+  StaticSchedule Schedule;
   for (;;) {
     Owner.reset();
     Context = std::make_unique<LLVMContext>();
@@ -791,7 +837,7 @@ compileWorkGroupFunction(const std::string &Bitcode, const std::string &Kernel,
     prepareForWorkGroup(M);
     dumpIR(M, Kernel + "-before");
     std::string PassError;
-    if (optimize(M, *TM, Opts, OptDisable, Target.SimdBytes, PassError))
+    if (optimize(M, *TM, Opts, OptDisable, Target, Schedule, PassError))
       break;
     if (Opts.Method != WorkGroupMethod::Auto) {
       Error = PassError + " (WEFT_WG_METHOD=" +
@@ -828,13 +874,18 @@ compileWorkGroupFunction(const std::string &Bitcode, const std::string &Kernel,
   StringRef ObjectBytes(Object.data(), Object.size());
   if (!loadObject(ObjectBytes, Symbol, Globals, Result, Error))
     return Result;
-  CachedWorkGroupFunction Entry{Symbol, ObjectBytes.str(),
-                                Result.PrivateArenaSize,
-                                Result.PrivateMemPerWorkItem,
-                                Result.LocalVariablesSize};
-  Cache.store(CacheKey, Entry);
-  Result.Native =
-      std::make_shared<const std::string>(KernelCache::encode(CacheKey, Entry));
+  if (Cacheable) {
+    CachedWorkGroupFunction Entry{Symbol, ObjectBytes.str(),
+                                  Result.PrivateArenaSize,
+                                  Result.PrivateMemPerWorkItem,
+                                  Result.LocalVariablesSize};
+    Cache.store(CacheKey, Entry);
+    Result.Native = std::make_shared<const std::string>(
+        KernelCache::encode(CacheKey, Entry));
+  } else {
+    Result.Schedule =
+        std::make_shared<const StaticSchedule>(std::move(Schedule));
+  }
   WEFT_LOG(DebugCompile, "work-group function %s for %zux%zux%zu: %.3f s",
            Symbol.c_str(), LocalSize[0], LocalSize[1], LocalSize[2],
            secondsSince(Start));

@@ -82,7 +82,9 @@ static_assert(offsetof(weft::WorkGroupContext, LocalMemory) == 176 &&
                   offsetof(weft::WorkGroupContext, LocalMemorySize) == 184 &&
                   offsetof(weft::WorkGroupContext, Stack) == 192 &&
                   offsetof(weft::WorkGroupContext, StackSize) == 200 &&
-                  offsetof(weft::WorkGroupContext, PrivateArenaSize) == 208,
+                  offsetof(weft::WorkGroupContext, PrivateArenaSize) == 208 &&
+                  offsetof(weft::WorkGroupContext, BlockCounters) == 216 &&
+                  sizeof(weft::WorkGroupContext) == 224,
               "layout");
 static_assert(offsetof(weft::PrintfBuffer, Used) == 0 &&
                   offsetof(weft::PrintfBuffer, Capacity) == 8 &&

@@ -33,6 +33,7 @@ enum WorkGroupContextField : unsigned {
   CtxStack,
   CtxStackSize,
   CtxPrivateArenaSize,
+  CtxBlockCounters,
 };
 
 inline llvm::StructType *getWorkGroupContextType(llvm::LLVMContext &C) {
@@ -49,7 +50,8 @@ inline llvm::StructType *getWorkGroupContextType(llvm::LLVMContext &C) {
                                    llvm::Type::getInt64Ty(C),
                                    llvm::PointerType::get(C, 0),
                                    llvm::Type::getInt64Ty(C),
-                                   llvm::Type::getInt64Ty(C)},
+                                   llvm::Type::getInt64Ty(C),
+                                   llvm::PointerType::get(C, 0)},
                                   "weft.WorkGroupContext");
 }
 
