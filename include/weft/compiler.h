@@ -66,7 +66,33 @@ struct TargetDesc {
   BackHalf Back = BackHalf::CpuSimd;
   /// The machine of a StaticMultiIssue back half.
   std::shared_ptr<const MachineModel> Machine;
+  /// Every access of kernel code to global, constant and local memory goes
+  /// through a run-time bounds check (CheckedAddressSymbol below): the
+  /// accelerator simulator under WEFT_ACCELSIM_CHECK=1.
+  bool CheckAccesses = false;
 };
+
+/// Code compiled with TargetDesc::CheckAccesses calls, before each access
+/// to global (address space 1), constant (2) or local (3) memory,
+///
+///   T *<CheckedAddressSymbol>.p<space>(T *Address, uint64_t Bytes,
+///                                      uint32_t Flags, uint64_t GlobalId0,
+///                                      uint64_t GlobalId1, uint64_t GlobalId2)
+///
+/// and accesses the address it returns instead: Address when the access is
+/// in bounds, otherwise memory of at least Bytes that nothing else uses, so
+/// the kernel goes on without touching what it must not. Flags: the
+/// CheckedAccess bits and the address space shifted by CheckedAccessSpaceShift.
+/// The driver that sets CheckAccesses provides the function with
+/// registerRuntimeSymbol.
+inline constexpr const char *CheckedAddressSymbol = "__weft_checked_address";
+enum CheckedAccess : uint32_t { CheckedRead = 1, CheckedWrite = 2 };
+inline constexpr unsigned CheckedAccessSpaceShift = 8;
+
+/// Makes kernel code loaded from now on find the host function at Address
+/// under Name: the run-time support a driver's code calls (e.g. the access
+/// checker). Thread-safe; the first registration of a name holds.
+void registerRuntimeSymbol(const std::string &Name, void *Address);
 
 /// The host's description, from LLVM's view of the running CPU.
 TargetDesc hostTargetDesc();

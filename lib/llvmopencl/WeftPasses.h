@@ -32,6 +32,8 @@ struct WeftPassOptions {
   WorkGroupMethod Method = WorkGroupMethod::Auto;
   /// Why every kernel takes the fallback, for the log (Method Fallback).
   std::string FallbackReason = "WEFT_WG_METHOD=fallback";
+  /// Bounds checks on every memory access (TargetDesc::CheckAccesses).
+  bool CheckAccesses = false;
 };
 
 /// WEFT_WG_METHOD: "regions", "fallback", or unset / "auto" for Auto.

@@ -1,0 +1,226 @@
+//===- CheckMemoryAccesses.cpp - Bounds checks on every memory access -----===//
+//
+// The accelerator simulator owns its device memory, so under
+// WEFT_ACCELSIM_CHECK=1 it can tell, as Oclgrind does, which access of a
+// kernel leaves the buffers of the launch or the work-group's local memory.
+// This pass gives every load, store, atomicrmw, cmpxchg and memory
+// intrinsic on global (1), constant (2) or local (3) memory a checked
+// address:
+//
+//   %v = load float, ptr addrspace(1) %p
+//   becomes
+//   %g0 = call i64 @_Z13get_global_idj(i32 0)        ; and 1, 2
+//   %c  = call ptr addrspace(1) @__weft_checked_address.p1(
+//             ptr addrspace(1) %p, i64 4, i32 257, i64 %g0, i64 %g1, i64 %g2)
+//   %v = load float, ptr addrspace(1) %c
+//
+// The run-time check (devices/accelsim/AccessChecker.cpp) returns %p when
+// the access is in bounds and otherwise memory that nothing else uses, so
+// the faulty work-item goes on harmlessly and the others finish their work:
+// no branch is added and barriers stay as they are, so the work-group
+// passes see the kernel's own control flow. A memset, memcpy or memmove
+// also gets a length of 0 when either address came back changed (its
+// length may exceed any sink); the llvm.*.inline forms keep their constant
+// length, which the sink covers. Private memory (allocas) is not checked:
+// it is the work-item's own; nor are __constant tables the program defines,
+// which live with the code, not in device memory.
+//
+// The work-item is named by its global ids, asked for right before each
+// access, so the pass runs after FlattenKernels (the builtins' accesses are
+// in the kernel by then) and before ResolveWorkItemFunctions, which turns
+// those calls into the work-item loops' values; the ids are computed where
+// they are used and never live across a barrier. The checks are no
+// operations of the simulated machine: the scheduler leaves out every call
+// isAccessCheck() recognizes, by its callee's name.
+//
+//===----------------------------------------------------------------------===//
+#include "StaticMultiIssue/CheckMemoryAccesses.h"
+#include "WorkGroup/KernelUtils.h"
+
+#include "weft/compiler.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "weft-check-memory-accesses"
+
+using namespace llvm;
+
+namespace weft {
+
+bool isAccessCheck(const Instruction &I) {
+  const auto *Call = dyn_cast<CallBase>(&I);
+  if (!Call)
+    return false;
+  const Function *Callee = Call->getCalledFunction();
+  return Callee && Callee->getName().starts_with(CheckedAddressSymbol);
+}
+
+namespace {
+
+/// One pointer operand to check.
+struct Access {
+  Instruction *I;
+  unsigned OperandNo;
+  Value *Bytes; ///< i64, or the intrinsic's length of any integer type
+  uint32_t Flags;
+};
+
+bool isCheckedSpace(const Value *Ptr) {
+  unsigned AS = Ptr->getType()->getPointerAddressSpace();
+  return AS == 1 || AS == 2 || AS == 3;
+}
+
+/// Ptr points into data the program defines in the global or constant
+/// address space (a __constant table): it is part of the code, not of the
+/// device memory the checker knows. Program-scope __global variables are
+/// declarations here (the loader places them in device memory), __local
+/// ones are laid out in local memory by the launcher: both are checked.
+bool isIntoProgramData(const Value *Ptr) {
+  if (Ptr->getType()->getPointerAddressSpace() == 3)
+    return false;
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Ptr, Objects);
+  return all_of(Objects, [](const Value *O) {
+    const auto *GV = dyn_cast<GlobalVariable>(O);
+    return GV && GV->hasInitializer();
+  });
+}
+
+uint32_t flagsFor(const Value *Ptr, uint32_t Kind) {
+  return Kind | (Ptr->getType()->getPointerAddressSpace()
+                 << CheckedAccessSpaceShift);
+}
+
+/// The accesses of F to check, in program order.
+SmallVector<Access, 16> findAccesses(Function &F) {
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  IntegerType *I64 = Type::getInt64Ty(F.getContext());
+  SmallVector<Access, 16> Found;
+  auto Add = [&](Instruction &I, unsigned OperandNo, Value *Bytes,
+                 uint32_t Kind) {
+    Value *Ptr = I.getOperand(OperandNo);
+    if (isCheckedSpace(Ptr) && !isIntoProgramData(Ptr))
+      Found.push_back({&I, OperandNo, Bytes, flagsFor(Ptr, Kind)});
+  };
+  auto SizeOf = [&](Type *T) {
+    return ConstantInt::get(I64, DL.getTypeStoreSize(T).getFixedValue());
+  };
+  const uint32_t ReadWrite = CheckedRead | CheckedWrite;
+  for (Instruction &I : instructions(F)) {
+    if (auto *L = dyn_cast<LoadInst>(&I))
+      Add(I, L->getPointerOperandIndex(), SizeOf(L->getType()), CheckedRead);
+    else if (auto *S = dyn_cast<StoreInst>(&I))
+      Add(I, S->getPointerOperandIndex(),
+          SizeOf(S->getValueOperand()->getType()), CheckedWrite);
+    else if (auto *A = dyn_cast<AtomicRMWInst>(&I))
+      Add(I, A->getPointerOperandIndex(),
+          SizeOf(A->getValOperand()->getType()), ReadWrite);
+    else if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I))
+      Add(I, X->getPointerOperandIndex(),
+          SizeOf(X->getNewValOperand()->getType()), ReadWrite);
+    else if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+      // Operand 0 is the destination, 1 the source of a transfer (the
+      // value of a memset), 2 the length.
+      Add(I, 0, MI->getLength(), CheckedWrite);
+      if (isa<MemTransferInst>(MI))
+        Add(I, 1, MI->getLength(), CheckedRead);
+    }
+  }
+  return Found;
+}
+
+FunctionCallee checkFunction(Module &M, unsigned AddressSpace) {
+  LLVMContext &C = M.getContext();
+  PointerType *Ptr = PointerType::get(C, AddressSpace);
+  Type *I64 = Type::getInt64Ty(C);
+  auto *Ty = FunctionType::get(
+      Ptr, {Ptr, I64, Type::getInt32Ty(C), I64, I64, I64}, false);
+  std::string Name =
+      (Twine(CheckedAddressSymbol) + ".p" + Twine(AddressSpace)).str();
+  FunctionCallee Callee = M.getOrInsertFunction(Name, Ty);
+  if (auto *Fn = dyn_cast<Function>(Callee.getCallee())) {
+    // Only the checker's own state changes: the kernel's memory is neither
+    // read nor written by the call, so loads and stores around it move and
+    // combine as they would without it.
+    Fn->setDoesNotThrow();
+    Fn->setWillReturn();
+    Fn->setMemoryEffects(MemoryEffects::inaccessibleMemOnly());
+  }
+  return Callee;
+}
+
+bool isInlineForm(const Instruction &I) {
+  return isa<MemCpyInlineInst>(I) || isa<MemSetInlineInst>(I);
+}
+
+bool checkKernel(Function &F) {
+  SmallVector<Access, 16> Accesses = findAccesses(F);
+  if (Accesses.empty())
+    return false;
+  Module &M = *F.getParent();
+  LLVMContext &C = M.getContext();
+  FunctionCallee GlobalId =
+      M.getOrInsertFunction("_Z13get_global_idj", Type::getInt64Ty(C),
+                            Type::getInt32Ty(C));
+  // The intrinsic whose length drops to 0, and whether each checked
+  // address came back unchanged.
+  SmallVector<std::pair<Instruction *, Value *>, 4> Unchanged;
+  for (const Access &A : Accesses) {
+    IRBuilder<> B(A.I);
+    Value *Ptr = A.I->getOperand(A.OperandNo);
+    Value *Ids[3];
+    for (unsigned D = 0; D < 3; ++D)
+      Ids[D] = B.CreateCall(GlobalId, {B.getInt32(D)}, "gid");
+    Value *Bytes = B.CreateZExtOrTrunc(A.Bytes, B.getInt64Ty());
+    FunctionCallee Check =
+        checkFunction(M, Ptr->getType()->getPointerAddressSpace());
+    Value *Checked = B.CreateCall(
+        Check, {Ptr, Bytes, B.getInt32(A.Flags), Ids[0], Ids[1], Ids[2]},
+        Ptr->hasName() ? Ptr->getName() + ".checked" : "checked");
+    A.I->setOperand(A.OperandNo, Checked);
+    if (isa<MemIntrinsic>(A.I) && !isInlineForm(*A.I))
+      Unchanged.push_back({A.I, B.CreateICmpEQ(Checked, Ptr)});
+  }
+  // Both addresses of a transfer are in by now, so its condition is whole.
+  DenseMap<Instruction *, Value *> AllUnchanged;
+  for (auto &[I, Same] : Unchanged) {
+    auto [It, New] = AllUnchanged.try_emplace(I, Same);
+    if (!New)
+      It->second = IRBuilder<>(I).CreateAnd(It->second, Same);
+  }
+  for (auto &[I, Same] : AllUnchanged) {
+    auto *MI = cast<MemIntrinsic>(I);
+    IRBuilder<> B(MI);
+    Value *Length = MI->getLength();
+    MI->setLength(
+        B.CreateSelect(Same, Length, ConstantInt::get(Length->getType(), 0)));
+  }
+  LLVM_DEBUG(dbgs() << "checked " << Accesses.size() << " accesses of "
+                    << F.getName() << "\n");
+  return true;
+}
+
+} // namespace
+
+PreservedAnalyses CheckMemoryAccessesPass::run(Module &M,
+                                               ModuleAnalysisManager &) {
+  bool Changed = false;
+  for (Function &F : M)
+    if (isSelectedKernel(F, Kernel))
+      Changed |= checkKernel(F);
+  if (!Changed)
+    return PreservedAnalyses::all();
+  PreservedAnalyses PA;
+  PA.preserveSet<CFGAnalyses>();
+  return PA;
+}
+
+} // namespace weft

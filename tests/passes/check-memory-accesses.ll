@@ -1,0 +1,82 @@
+; Under WEFT_ACCELSIM_CHECK=1 every access to global, constant and local
+; memory takes its address from __weft_checked_address.p<space>, with the
+; access's size, read/write flags and address space (bits 8 and up), and the
+; work-item's global ids asked for right before it. Private memory and the
+; program's own __constant tables are left alone; a memcpy's length drops to
+; 0 when either address was refused, a memset.inline keeps its constant one.
+; RUN: weft-opt -passes=weft-check-memory-accesses -S %s | FileCheck %s
+
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-unknown-linux-gnu"
+
+@table = addrspace(2) constant [4 x i32] [i32 1, i32 2, i32 3, i32 4]
+@tile = internal addrspace(3) global [16 x float] poison
+
+declare i64 @_Z13get_global_idj(i32)
+declare void @llvm.memcpy.p1.p3.i64(ptr addrspace(1), ptr addrspace(3), i64, i1)
+declare void @llvm.memset.inline.p1.i64(ptr addrspace(1), i8, i64, i1)
+
+; CHECK-LABEL: define spir_kernel void @accesses(
+define spir_kernel void @accesses(ptr addrspace(1) %in, ptr addrspace(1) %out,
+                                  ptr addrspace(2) %coef,
+                                  ptr addrspace(3) %scratch, i64 %n) {
+entry:
+  %i = call i64 @_Z13get_global_idj(i32 0)
+  %src = getelementptr <4 x float>, ptr addrspace(1) %in, i64 %i
+; A 16-byte global read: flags 1 | 1 << 8.
+; CHECK:      %src = getelementptr
+; CHECK-NEXT: [[G0:%.*]] = call i64 @_Z13get_global_idj(i32 0)
+; CHECK-NEXT: [[G1:%.*]] = call i64 @_Z13get_global_idj(i32 1)
+; CHECK-NEXT: [[G2:%.*]] = call i64 @_Z13get_global_idj(i32 2)
+; CHECK-NEXT: [[SRC:%.*]] = call ptr addrspace(1) @__weft_checked_address.p1(ptr addrspace(1) %src, i64 16, i32 257, i64 [[G0]], i64 [[G1]], i64 [[G2]])
+; CHECK-NEXT: %v = load <4 x float>, ptr addrspace(1) [[SRC]]
+  %v = load <4 x float>, ptr addrspace(1) %src, align 16
+  %f = extractelement <4 x float> %v, i32 0
+; A local write, to a __local variable of the kernel: 2 | 3 << 8.
+; CHECK:      [[L:%.*]] = call ptr addrspace(3) @__weft_checked_address.p3(ptr addrspace(3) %l, i64 4, i32 770,
+; CHECK-NEXT: store float %f, ptr addrspace(3) [[L]]
+  %l = getelementptr float, ptr addrspace(3) @tile, i64 %i
+  store float %f, ptr addrspace(3) %l, align 4
+; A __constant argument is a buffer: checked (1 | 2 << 8). The program's
+; own table is not.
+; CHECK:      [[C:%.*]] = call ptr addrspace(2) @__weft_checked_address.p2(ptr addrspace(2) %c, i64 4, i32 513,
+; CHECK-NEXT: %cv = load i32, ptr addrspace(2) [[C]]
+; CHECK-NEXT: %t = getelementptr
+; CHECK-NEXT: %k = load i32, ptr addrspace(2) %t
+  %c = getelementptr i32, ptr addrspace(2) %coef, i64 %i
+  %cv = load i32, ptr addrspace(2) %c, align 4
+  %t = getelementptr i32, ptr addrspace(2) @table, i64 %i
+  %k = load i32, ptr addrspace(2) %t, align 4
+; Private memory is not checked.
+; CHECK-NEXT: %p = alloca i32
+; CHECK-NEXT: store i32 %k, ptr %p
+  %p = alloca i32, align 4
+  store i32 %k, ptr %p, align 4
+; Atomics read and write: 3 | 1 << 8 and 3 | 3 << 8.
+; CHECK:      [[A:%.*]] = call ptr addrspace(1) @__weft_checked_address.p1(ptr addrspace(1) %out, i64 4, i32 259,
+; CHECK-NEXT: %old = atomicrmw add ptr addrspace(1) [[A]]
+  %old = atomicrmw add ptr addrspace(1) %out, i32 %cv monotonic, align 4
+; CHECK:      [[X:%.*]] = call ptr addrspace(3) @__weft_checked_address.p3(ptr addrspace(3) %scratch, i64 8, i32 771,
+; CHECK-NEXT: %x = cmpxchg ptr addrspace(3) [[X]]
+  %x = cmpxchg ptr addrspace(3) %scratch, i64 0, i64 1 monotonic monotonic, align 8
+; A memcpy: the destination written, the source read, both %n bytes; the
+; length survives only if both addresses do.
+; CHECK:      [[D:%.*]] = call ptr addrspace(1) @__weft_checked_address.p1(ptr addrspace(1) %out, i64 %n, i32 258,
+; CHECK-NEXT: [[DSAME:%.*]] = icmp eq ptr addrspace(1) [[D]], %out
+; CHECK:      [[S:%.*]] = call ptr addrspace(3) @__weft_checked_address.p3(ptr addrspace(3) %scratch, i64 %n, i32 769,
+; CHECK-NEXT: [[SSAME:%.*]] = icmp eq ptr addrspace(3) [[S]], %scratch
+; CHECK-NEXT: [[BOTH:%.*]] = and i1 [[DSAME]], [[SSAME]]
+; CHECK-NEXT: [[LEN:%.*]] = select i1 [[BOTH]], i64 %n, i64 0
+; CHECK-NEXT: call void @llvm.memcpy.p1.p3.i64(ptr addrspace(1) [[D]], ptr addrspace(3) [[S]], i64 [[LEN]], i1 false)
+  call void @llvm.memcpy.p1.p3.i64(ptr addrspace(1) %out, ptr addrspace(3) %scratch, i64 %n, i1 false)
+; CHECK:      [[M:%.*]] = call ptr addrspace(1) @__weft_checked_address.p1(ptr addrspace(1) %out, i64 8, i32 258,
+; CHECK-NEXT: call void @llvm.memset.inline.p1.i64(ptr addrspace(1) [[M]], i8 0, i64 8, i1 false)
+  call void @llvm.memset.inline.p1.i64(ptr addrspace(1) %out, i8 0, i64 8, i1 false)
+; CHECK-NEXT: ret void
+  ret void
+}
+
+; Only the kernel's memory is left to the checker: the check itself reads
+; and writes nothing the kernel sees.
+; CHECK: declare ptr addrspace(1) @__weft_checked_address.p1(ptr addrspace(1), i64, i32, i64, i64, i64) [[ATTRS:#[0-9]+]]
+; CHECK: attributes [[ATTRS]] = { nounwind willreturn memory(inaccessiblemem: readwrite) }
