@@ -38,6 +38,8 @@ namespace {
 struct Chunk {
   size_t Size = 0;
   bool Used = false;
+  /// Of a used chunk: the size its owner asked for.
+  size_t Requested = 0;
 };
 
 bool isPowerOfTwo(size_t X) { return X != 0 && (X & (X - 1)) == 0; }
@@ -127,6 +129,7 @@ std::optional<uintptr_t> ChunkAllocator::allocate(size_t Size,
   Alignment = std::max(Alignment, P->MinAlignment);
   if (Size > P->End - P->Begin)
     return std::nullopt;
+  const size_t Requested = Size;
   Size = alignUp(std::max<size_t>(Size, 1), P->MinAlignment);
 
   std::lock_guard<std::mutex> Guard(P->Lock);
@@ -134,8 +137,10 @@ std::optional<uintptr_t> ChunkAllocator::allocate(size_t Size,
     if (It->second.Used)
       return std::nullopt;
     std::optional<uintptr_t> Start = P->placeIn(It, Size, Alignment);
-    if (Start)
+    if (Start) {
       P->carve(It, *Start, Size);
+      P->Chunks.find(*Start)->second.Requested = Requested;
+    }
     return Start;
   };
   if (P->Greedy) {
@@ -194,4 +199,13 @@ size_t ChunkAllocator::largestFreeChunk() const {
 size_t ChunkAllocator::chunkCount() const {
   std::lock_guard<std::mutex> Guard(P->Lock);
   return P->Chunks.size();
+}
+
+std::vector<ChunkAllocator::Allocation> ChunkAllocator::allocations() const {
+  std::lock_guard<std::mutex> Guard(P->Lock);
+  std::vector<Allocation> Used;
+  for (const auto &[Start, C] : P->Chunks)
+    if (C.Used)
+      Used.push_back({Start, C.Requested});
+  return Used;
 }

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace weft {
 
@@ -47,6 +48,16 @@ public:
   size_t largestFreeChunk() const;
   /// Chunks in the list (used and free, the sentinel included), for tests.
   size_t chunkCount() const;
+
+  /// A used chunk as its owner asked for it: where it starts and the size
+  /// passed to allocate (the chunk itself may be larger).
+  struct Allocation {
+    uintptr_t Start = 0;
+    size_t Size = 0;
+  };
+  /// Every used chunk, in address order: what the access checker
+  /// (AccessChecker.h) takes as the memory a kernel may touch.
+  std::vector<Allocation> allocations() const;
 
 private:
   struct Impl;

@@ -325,6 +325,41 @@ void stress(bool Greedy) {
   EXPECT_EQ(A.largestFreeChunk(), RegionSize);
 }
 
+// The access checker's view: used chunks in address order with the sizes
+// asked for (not the rounded chunk sizes), merged-away chunks gone.
+TEST(ChunkAllocator, AllocationsListUsedChunksWithTheirRequestedSizes) {
+  ChunkAllocator A(Base, 4096, Min);
+  EXPECT_TRUE(A.allocations().empty());
+  uintptr_t C0 = take(A, 100); // Base, a 128-byte chunk
+  uintptr_t C1 = take(A, 64);  // Base + 128
+  uintptr_t C2 = take(A, 1);   // Base + 192
+  A.free(C1);
+  std::vector<ChunkAllocator::Allocation> Used = A.allocations();
+  ASSERT_EQ(Used.size(), 2u);
+  EXPECT_EQ(Used[0].Start, C0);
+  EXPECT_EQ(Used[0].Size, 100u);
+  EXPECT_EQ(Used[1].Start, C2);
+  EXPECT_EQ(Used[1].Size, 1u);
+  // The hole is reused first fit, and its new owner's size is recorded.
+  EXPECT_EQ(take(A, 40), Base + 128);
+  Used = A.allocations();
+  ASSERT_EQ(Used.size(), 3u);
+  EXPECT_EQ(Used[1].Start, Base + 128);
+  EXPECT_EQ(Used[1].Size, 40u);
+}
+
+TEST(ChunkAllocator, GreedyAllocationsAreListedInAddressOrder) {
+  ChunkAllocator A(Base, 4096, Min, /*Greedy=*/true);
+  uintptr_t High = take(A, 200); // Base + 4096 - 256
+  uintptr_t Low = take(A, 64);   // just below
+  std::vector<ChunkAllocator::Allocation> Used = A.allocations();
+  ASSERT_EQ(Used.size(), 2u);
+  EXPECT_EQ(Used[0].Start, Low);
+  EXPECT_EQ(Used[0].Size, 64u);
+  EXPECT_EQ(Used[1].Start, High);
+  EXPECT_EQ(Used[1].Size, 200u);
+}
+
 TEST(ChunkAllocator, ThreadsEndWithTheWholeRegionFree) { stress(false); }
 TEST(ChunkAllocator, GreedyThreadsEndWithTheWholeRegionFree) { stress(true); }
 
