@@ -69,6 +69,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "StaticMultiIssue/ScheduleBlocks.h"
+#include "StaticMultiIssue/CheckMemoryAccesses.h"
 #include "StaticMultiIssue/CountBlockExecutions.h"
 #include "StaticMultiIssue/UnrollWorkItemLoops.h"
 
@@ -222,6 +223,8 @@ enum class MemoryRole {
 };
 
 MemoryRole memoryRole(const Instruction &I) {
+  if (isAccessCheck(I)) // WEFT_ACCELSIM_CHECK's, not the machine's
+    return MemoryRole::None;
   if (const auto *L = dyn_cast<LoadInst>(&I)) {
     if (!L->isSimple())
       return MemoryRole::Ordered;
@@ -320,6 +323,8 @@ void addEdge(MutableArrayRef<Node> Nodes, unsigned From, unsigned To,
 } // namespace
 
 std::optional<UnitClass> unitClassOf(const Instruction &I) {
+  if (isAccessCheck(I)) // WEFT_ACCELSIM_CHECK's, not the machine's
+    return std::nullopt;
   if (I.isTerminator()) {
     if (isa<UnreachableInst>(I))
       return std::nullopt;
