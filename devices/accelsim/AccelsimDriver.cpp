@@ -19,10 +19,6 @@
 
 namespace weft {
 
-/// The device's printf records, in device memory: the specification's
-/// minimum for a full-profile device, small beside the model's memory.
-static constexpr size_t PrintfBytes = 1 << 20;
-
 AccelsimDriver::AccelsimDriver(std::shared_ptr<const MachineModel> M)
     : CpuDriver("accelsim", 1), Model(std::move(M)),
       Memory(Model->GlobalMemBytes) {
@@ -92,7 +88,11 @@ void AccelsimDriver::describe() {
   Desc.LocalMemSize = M.LocalMemBytes;
   Desc.MaxConstantBufferSize =
       std::min<cl_ulong>(Desc.MaxConstantBufferSize, Desc.MaxMemAllocSize);
-  Desc.PrintfBufferSize = PrintfBytes;
+  // The printf records live in device memory: as much as the CPU drivers
+  // give (CommandBuffers.ReplayedPrintfPrintsEveryLine prints more than
+  // 1 MiB), but never more than a sixteenth of a small model's memory.
+  Desc.PrintfBufferSize = static_cast<size_t>(std::min<uint64_t>(
+      Desc.PrintfBufferSize, std::max<uint64_t>(M.GlobalMemBytes / 16, 4096)));
   for (unsigned I = 0; I < 7; ++I)
     Desc.NativeVectorWidth[I] = Desc.PreferredVectorWidth[I] = 1;
   Desc.ProfilingTimerResolution = std::max<size_t>(

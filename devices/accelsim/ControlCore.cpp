@@ -172,7 +172,8 @@ cl_int ControlCore::runTransfers(const std::vector<Transfer> &List,
   return CL_COMPLETE;
 }
 
-cl_int ControlCore::runCopy(const Command &Cmd, uint64_t &Cycles) {
+cl_int ControlCore::runCopy(const Command &Cmd, uint64_t &Cycles,
+                            uint64_t &Bytes) {
   // Which sides are device memory, and how far each extends.
   bool SrcOnDevice = false, DstOnDevice = false;
   size_t SrcSpan = Cmd.Size, DstSpan = Cmd.Size, Moved = Cmd.Size;
@@ -210,6 +211,7 @@ cl_int ControlCore::runCopy(const Command &Cmd, uint64_t &Cycles) {
   }
   runTransfer(Cmd);
   Cycles += transferCycles(Model, Moved);
+  Bytes = Moved;
   return CL_COMPLETE;
 }
 
@@ -255,7 +257,7 @@ cl_int ControlCore::runKernel(KernelLaunch &Launch, uint64_t &Cycles) {
 
 void ControlCore::execute(Command &Cmd) {
   commandRunning(Cmd);
-  uint64_t Cycles = 0, TransferCycles = 0, TransferBytes = 0;
+  uint64_t Cycles = 0, Bytes = 0, TransferCycles = 0, TransferBytes = 0;
   cl_int Status = runTransfers(Cmd.Before, TransferCycles, TransferBytes);
   if (Status == CL_COMPLETE) {
     switch (Cmd.Kind) {
@@ -270,7 +272,7 @@ void ControlCore::execute(Command &Cmd) {
       Status = CL_INVALID_OPERATION;
       break;
     default:
-      Status = runCopy(Cmd, Cycles);
+      Status = runCopy(Cmd, Cycles, Bytes);
       break;
     }
   }
@@ -281,10 +283,9 @@ void ControlCore::execute(Command &Cmd) {
   if (Cmd.Kind != CommandKind::NDRangeKernel || !Cmd.Before.empty() ||
       !Cmd.After.empty())
     WEFT_LOG(DebugAccelsim,
-             "%s %zu bytes: %llu cycles, %.3f us (of which %zu transfers "
+             "%s %llu bytes: %llu cycles, %.3f us (of which %zu transfers "
              "before/after, %llu bytes, %llu cycles)%s",
-             commandName(Cmd.Kind),
-             Cmd.Kind == CommandKind::NDRangeKernel ? size_t(0) : Cmd.Size,
+             commandName(Cmd.Kind), static_cast<unsigned long long>(Bytes),
              static_cast<unsigned long long>(Total),
              Cmd.SimulatedNanoseconds / 1000.0,
              Cmd.Before.size() + Cmd.After.size(),

@@ -56,7 +56,7 @@ private:
   cl_int runTransfers(const std::vector<Transfer> &List, uint64_t &Cycles,
                       uint64_t &Bytes);
   cl_int runKernel(KernelLaunch &Launch, uint64_t &Cycles);
-  cl_int runCopy(const Command &Cmd, uint64_t &Cycles);
+  cl_int runCopy(const Command &Cmd, uint64_t &Cycles, uint64_t &Bytes);
   bool onDevice(const void *Address, size_t Bytes) const;
   std::string kernelName(LauncherFn Fn);
 
