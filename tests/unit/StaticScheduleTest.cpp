@@ -56,7 +56,8 @@ unsigned ops(const StaticSchedule::Block &B, UnitClass C) {
 /// Parses IR and schedules the entry block of @f with AA.
 class Scheduled {
 public:
-  Scheduled(const char *IR, const MachineModel &Machine) {
+  Scheduled(const char *IR, const MachineModel &Machine,
+            const char *Name = "f") {
     SMDiagnostic Diag;
     Mod = parseAssemblyString(IR, Diag, Context);
     if (!Mod) {
@@ -71,7 +72,7 @@ public:
     PB.registerFunctionAnalyses(FAM);
     PB.registerLoopAnalyses(LAM);
     PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-    Function *F = Mod->getFunction("f");
+    Function *F = Mod->getFunction(Name);
     AAResults &AA = FAM.getResult<AAManager>(*F);
     Block = weft::scheduleBlock(F->getEntryBlock(), Machine, AA, &Issue);
     for (Instruction &I : F->getEntryBlock())
@@ -348,6 +349,47 @@ define float @f(ptr addrspace(1) %p, ptr addrspace(1) %q, float %v) {
   // store 0, load 2, store 4 (after the load), load 6.
   EXPECT_EQ(U.issueOf("l0"), 2);
   EXPECT_EQ(U.issueOf("l1"), 6);
+}
+
+TEST(StaticSchedule, CallOfADefinedFunctionIsAJump) {
+  // @g's blocks are counted on their own: the call is a branch-class
+  // operation of the branch's latency (1), not a 40-cycle library call.
+  const char *IR = R"IR(
+define internal void @g() {
+  ret void
+}
+define void @f() {
+  call void @g()
+  ret void
+}
+)IR";
+  Scheduled S(IR, wideMachine());
+  EXPECT_EQ(ops(S.Block, UnitClass::Branch), 2u);
+  EXPECT_EQ(ops(S.Block, UnitClass::FloatDiv), 0u);
+  // Both in cycle 0 (the ret waits for no result of the call), done at 1.
+  EXPECT_EQ(S.Block.Cycles, 1u);
+}
+
+TEST(StaticSchedule, ContextArraysArePrivateMemory) {
+  // A launcher's accesses through the private arena (WorkGroupContext
+  // byte 152) use the local/private units, those through a buffer the
+  // global ones.
+  const char *IR = R"IR(
+define void @__weft_launch_k(ptr %args, ptr %ctx) {
+  %field = getelementptr inbounds i8, ptr %ctx, i64 152
+  %arena = load ptr, ptr %field, align 8, !invariant.load !0
+  %slot = getelementptr inbounds float, ptr %arena, i64 3
+  %x = load float, ptr %slot
+  %buf = load ptr addrspace(1), ptr %args, align 8, !invariant.load !0
+  store float %x, ptr addrspace(1) %buf
+  ret void
+}
+!0 = !{}
+)IR";
+  Scheduled S(IR, memoryMachine(), "__weft_launch_k");
+  // The context loads are global-class accesses of the context itself.
+  EXPECT_EQ(ops(S.Block, UnitClass::LoadStoreLocal), 1u);
+  EXPECT_EQ(ops(S.Block, UnitClass::LoadStoreGlobal), 3u);
 }
 
 TEST(StaticSchedule, ConditionalBranchAndFreeOperations) {

@@ -17,14 +17,17 @@
 //                   rounding intrinsics
 //   FloatMul        fmul, fma, fmuladd
 //   FloatDiv        fdiv, frem, sqrt, integer division and remainder (the
-//                   machine has no integer divider), and every call that
-//                   stays a call or a transcendental intrinsic (sin, exp,
-//                   pow...): a software routine, at least
-//                   LibraryCallLatency cycles
+//                   machine has no integer divider), and every call of a
+//                   function the module does not define (the math library)
+//                   or transcendental intrinsic (sin, exp, pow...): a
+//                   software routine, at least LibraryCallLatency cycles
 //   LoadStoreLocal  loads and stores of __local memory (address space 3)
-//                   and of private memory (an alloca underneath)
+//                   and of private memory (an alloca, or the context arrays'
+//                   private arena, underneath)
 //   LoadStoreGlobal every other load, store, atomic, memcpy/memset, prefetch
-//   Branch          the terminator: br (either kind), switch, ret
+//   Branch          the terminator: br (either kind), switch, ret; and a
+//                   call of a function the module defines (a jump: its
+//                   body's blocks are scheduled and counted themselves)
 //   (free)          phi, bitcast, ptrtoint, inttoptr, addrspacecast, trunc
 //                   (a narrower view of a register), freeze, static allocas,
 //                   GEPs with all-zero indices, extract/insertvalue and
@@ -73,6 +76,9 @@
 #include "StaticMultiIssue/CountBlockExecutions.h"
 #include "StaticMultiIssue/UnrollWorkItemLoops.h"
 
+#include "WorkGroup/KernelUtils.h"
+#include "WorkGroup/WorkGroupContextLayout.h"
+
 #include "weft/debug.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -80,6 +86,7 @@
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -187,6 +194,27 @@ IntrinsicCost intrinsicCost(const IntrinsicInst &II) {
   return Cost;
 }
 
+/// Whether Object is the private arena (the context arrays) or the
+/// automatic __local variables, loaded from the launcher's context.
+bool isContextMemory(const Value *Object) {
+  const auto *L = dyn_cast<LoadInst>(Object);
+  if (!L)
+    return false;
+  const Function *F = L->getFunction();
+  const DataLayout &DL = F->getParent()->getDataLayout();
+  APInt Offset(DL.getIndexTypeSizeInBits(L->getPointerOperandType()), 0);
+  const Value *Base = L->getPointerOperand()->stripAndAccumulateConstantOffsets(
+      DL, Offset, true);
+  const auto *Ctx = dyn_cast<Argument>(Base);
+  if (!Ctx || Ctx->getArgNo() != 1 || !F->getName().starts_with(LauncherPrefix))
+    return false;
+  const StructLayout *Layout =
+      DL.getStructLayout(getWorkGroupContextType(F->getContext()));
+  uint64_t At = Offset.getZExtValue();
+  return At == Layout->getElementOffset(CtxPrivateArena) ||
+         At == Layout->getElementOffset(CtxLocalVariables);
+}
+
 /// Whether a memory access through Ptr reaches __local or private memory.
 bool isLocalOrPrivate(const Value *Ptr) {
   unsigned AS = Ptr->getType()->getPointerAddressSpace();
@@ -195,10 +223,18 @@ bool isLocalOrPrivate(const Value *Ptr) {
   if (AS == 1 || AS == 2)
     return false;
   const Value *Object = getUnderlyingObject(Ptr);
-  if (isa<AllocaInst>(Object))
+  if (isa<AllocaInst>(Object) || isContextMemory(Object))
     return true;
   return Object->getType()->isPointerTy() &&
          Object->getType()->getPointerAddressSpace() == 3;
+}
+
+/// A call of a function the module defines: a jump there and back, whose
+/// body is counted and scheduled in its own blocks.
+bool callsDefinedFunction(const Instruction &I) {
+  const auto *Call = dyn_cast<CallBase>(&I);
+  const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  return Callee && !Callee->isDeclaration();
 }
 
 UnitClass memoryClass(const Value *Ptr) {
@@ -211,7 +247,7 @@ bool isLibraryCall(const Instruction &I) {
     IntrinsicCost Cost = intrinsicCost(*II);
     return !Cost.Free && Cost.Library;
   }
-  return isa<CallBase>(I);
+  return isa<CallBase>(I) && !callsDefinedFunction(I);
 }
 
 /// How an operation takes part in memory ordering.
@@ -340,7 +376,7 @@ std::optional<UnitClass> unitClassOf(const Instruction &I) {
     return Cost.Class;
   }
   if (isa<CallBase>(I))
-    return UnitClass::FloatDiv;
+    return callsDefinedFunction(I) ? UnitClass::Branch : UnitClass::FloatDiv;
   if (const auto *L = dyn_cast<LoadInst>(&I))
     return memoryClass(L->getPointerOperand());
   if (const auto *S = dyn_cast<StoreInst>(&I))

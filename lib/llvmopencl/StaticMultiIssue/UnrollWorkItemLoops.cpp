@@ -151,7 +151,11 @@ PreservedAnalyses UnrollWorkItemLoopsPass::run(Function &F,
     }
   }
   // Only the innermost work-item loops: unrolling the y loop around an x
-  // loop only copies the x loop (LLVM's unroller would, when forced).
+  // loop only copies the x loop (LLVM's unroller would, when forced). A
+  // kernel loop inside the x loop does not stop it: O3 may unroll that one
+  // whole (DCT's 8-trip loops); if it stays (a trip count known only at
+  // run time, WEFT_HORIZONTAL=0), the copies are only more code, each
+  // block still counted for what it runs.
   SmallPtrSet<const Loop *, 8> HasParallelInside;
   for (Loop *L : LI.getLoopsInPreorder())
     if (!parallelGroups(*L).empty())
