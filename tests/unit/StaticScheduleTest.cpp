@@ -8,6 +8,7 @@
 // against the trip counts.
 //
 //===----------------------------------------------------------------------===//
+#include "StaticMultiIssue/CountBlockExecutions.h"
 #include "StaticMultiIssue/ScheduleBlocks.h"
 #include "weft/compiler.h"
 
@@ -390,6 +391,51 @@ define void @__weft_launch_k(ptr %args, ptr %ctx) {
   // The context loads are global-class accesses of the context itself.
   EXPECT_EQ(ops(S.Block, UnitClass::LoadStoreLocal), 1u);
   EXPECT_EQ(ops(S.Block, UnitClass::LoadStoreGlobal), 3u);
+}
+
+TEST(StaticSchedule, CountingIsNotScheduled) {
+  // The counters' increments (CountBlockExecutions) are the simulator's
+  // instrumentation: a block schedules the same with them as without.
+  const char *IR = R"IR(
+define void @__weft_launch_k(ptr %args, ptr %ctx) {
+entry:
+  %buf = load ptr addrspace(1), ptr %args, align 8, !invariant.load !0
+  %x = load float, ptr addrspace(1) %buf
+  %y = fmul float %x, %x
+  store float %y, ptr addrspace(1) %buf
+  ret void
+}
+!0 = !{}
+)IR";
+  LLVMContext Context;
+  SMDiagnostic Diag;
+  std::unique_ptr<Module> M = parseAssemblyString(IR, Diag, Context);
+  ASSERT_TRUE(M);
+  PassBuilder PB;
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  MachineModel Machine = memoryMachine();
+  StaticSchedule Before = weft::scheduleModule(*M, Machine, FAM);
+  size_t Size = M->getFunction("__weft_launch_k")->getEntryBlock().size();
+  ModulePassManager MPM;
+  MPM.addPass(weft::CountBlockExecutionsPass());
+  MPM.run(*M, MAM);
+  ASSERT_GT(M->getFunction("__weft_launch_k")->getEntryBlock().size(), Size);
+  StaticSchedule After = weft::scheduleModule(*M, Machine, FAM);
+  ASSERT_EQ(Before.Blocks.size(), 1u);
+  ASSERT_EQ(After.Blocks.size(), 1u);
+  EXPECT_EQ(After.Blocks[0].Cycles, Before.Blocks[0].Cycles);
+  for (unsigned C = 0; C < weft::NumUnitClasses; ++C)
+    EXPECT_EQ(After.Blocks[0].Ops[C], Before.Blocks[0].Ops[C]) << C;
+  // load 2, fmul 1, store 2 after the args' load (2): 7.
+  EXPECT_EQ(Before.Blocks[0].Cycles, 7u);
 }
 
 TEST(StaticSchedule, ConditionalBranchAndFreeOperations) {

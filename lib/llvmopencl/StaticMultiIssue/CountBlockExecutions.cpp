@@ -48,6 +48,17 @@ std::vector<BasicBlock *> countedBlocks(Module &M) {
   return Blocks;
 }
 
+bool isBlockCounting(const Instruction &I) {
+  return I.hasMetadata(BlockCounterMD);
+}
+
+/// Tags V, an instruction the pass made, as counting.
+static Value *counting(Value *V) {
+  if (auto *I = dyn_cast<Instruction>(V))
+    I->setMetadata(BlockCounterMD, MDNode::get(I->getContext(), {}));
+  return V;
+}
+
 static bool isLauncher(const Function &F) {
   return F.getName().starts_with(LauncherPrefix) && F.arg_size() == 2 &&
          F.getArg(1)->getType()->isPointerTy();
@@ -81,13 +92,14 @@ PreservedAnalyses CountBlockExecutionsPass::run(Module &M,
     IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
     Value *P;
     if (isLauncher(F)) {
-      Value *Addr = B.CreateStructGEP(getWorkGroupContextType(C), F.getArg(1),
-                                      CtxBlockCounters);
-      P = B.CreateAlignedLoad(Ptr, Addr, Align(8), "block.counters");
+      Value *Addr = counting(B.CreateStructGEP(getWorkGroupContextType(C),
+                                               F.getArg(1), CtxBlockCounters));
+      P = counting(B.CreateAlignedLoad(Ptr, Addr, Align(8), "block.counters"));
       if (Shared)
-        B.CreateAlignedStore(P, Shared, Align(8));
+        counting(B.CreateAlignedStore(P, Shared, Align(8)));
     } else {
-      P = B.CreateAlignedLoad(Ptr, Shared, Align(8), "block.counters");
+      P = counting(
+          B.CreateAlignedLoad(Ptr, Shared, Align(8), "block.counters"));
     }
     Counters[&F] = P;
   }
@@ -102,10 +114,12 @@ PreservedAnalyses CountBlockExecutionsPass::run(Module &M,
     if (Shared && BB == &BB->getParent()->getEntryBlock() &&
         isLauncher(*BB->getParent()))
       B.SetInsertPoint(cast<Instruction>(P)->getNextNode()->getNextNode());
-    Value *Slot = B.CreateConstInBoundsGEP1_64(I64, P, I, "block.slot");
-    Value *N = B.CreateAlignedLoad(I64, Slot, Align(8), "block.count");
-    B.CreateAlignedStore(B.CreateAdd(N, ConstantInt::get(I64, 1)), Slot,
-                         Align(8));
+    Value *Slot =
+        counting(B.CreateConstInBoundsGEP1_64(I64, P, I, "block.slot"));
+    Value *N =
+        counting(B.CreateAlignedLoad(I64, Slot, Align(8), "block.count"));
+    counting(B.CreateAlignedStore(
+        counting(B.CreateAdd(N, ConstantInt::get(I64, 1))), Slot, Align(8)));
   }
   return PreservedAnalyses::none();
 }

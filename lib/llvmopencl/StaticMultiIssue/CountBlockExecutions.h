@@ -14,13 +14,23 @@
 
 namespace llvm {
 class BasicBlock;
-}
+class Instruction;
+} // namespace llvm
 
 namespace weft {
 
 /// Where the launcher leaves WorkGroupContext::BlockCounters for the other
 /// functions of the module.
 inline constexpr const char *BlockCountersVariable = "__weft_block_counters";
+
+/// Metadata on the instructions this pass adds, so that scheduling a
+/// dump of the final IR (print<weft-static-schedule>) leaves them out as
+/// the schedule made before them did.
+inline constexpr const char *BlockCounterMD = "weft.block.counter";
+
+/// Whether I is part of a block counter's increment (or the counters'
+/// pointer): instrumentation, not an operation of the machine.
+bool isBlockCounting(const llvm::Instruction &I);
 
 /// The blocks that get counters, in counter order: every block of every
 /// defined function of M, functions in module order, blocks in layout

@@ -259,6 +259,8 @@ enum class MemoryRole {
 };
 
 MemoryRole memoryRole(const Instruction &I) {
+  if (isBlockCounting(I)) // the simulator's instrumentation
+    return MemoryRole::None;
   if (isAccessCheck(I)) // WEFT_ACCELSIM_CHECK's, not the machine's
     return MemoryRole::None;
   if (const auto *L = dyn_cast<LoadInst>(&I)) {
@@ -359,6 +361,8 @@ void addEdge(MutableArrayRef<Node> Nodes, unsigned From, unsigned To,
 } // namespace
 
 std::optional<UnitClass> unitClassOf(const Instruction &I) {
+  if (isBlockCounting(I)) // the simulator's instrumentation
+    return std::nullopt;
   if (isAccessCheck(I)) // WEFT_ACCELSIM_CHECK's, not the machine's
     return std::nullopt;
   if (I.isTerminator()) {
