@@ -67,7 +67,8 @@ cl_int CommandBuffer::record(cl_command_type Type, Command &&Work,
                              std::vector<MemObject *> Mems, Kernel *K,
                              cl_uint NumSyncPoints,
                              const cl_sync_point_khr *SyncPoints,
-                             cl_sync_point_khr *SyncPoint, bool IsBarrier) {
+                             cl_sync_point_khr *SyncPoint, bool IsBarrier,
+                             std::vector<BufferUse> Uses) {
   std::unique_lock<std::mutex> Guard(Lock);
   if (Finalized) {
     // Another thread finalized it since checkRecording.
@@ -79,7 +80,7 @@ cl_int CommandBuffer::record(cl_command_type Type, Command &&Work,
     return WEFT_ERROR(CL_INVALID_OPERATION, "command buffer is finalized");
   }
   unsigned Index = static_cast<unsigned>(Commands.size());
-  Recorded R{Type, std::move(Work), {}};
+  Recorded R{Type, std::move(Work), {}, std::move(Uses)};
   if (!Queue.isOutOfOrder()) {
     // An in-order queue runs the commands in the order they were
     // recorded; sync points add nothing.
@@ -168,6 +169,10 @@ cl_int CommandBuffer::enqueue(CommandQueue &Target, cl_uint NumEvents,
       Cmd.Launch = copyLaunch(*R.Work.Launch);
     // Image fills run as a host function over the recorded pixel.
     Cmd.Native = R.Work.Native;
+    // In the order of the recording, which orders conflicting accesses.
+    if (Ctx.hasOwnMemoryDevice())
+      trackBufferUsesSlow(Ctx, Target.device(), Cmd, R.Uses.data(),
+                          R.Uses.size());
     // The commands without a wait of their own wait for Start; the others
     // reach it through what they wait for.
     if (R.Waits.empty())
@@ -220,11 +225,15 @@ static cl_int recordBufferCommand(CommandBuffer &Buffer, cl_command_type Type,
                                   std::vector<MemObject *> Mems,
                                   cl_uint NumSyncPoints,
                                   const cl_sync_point_khr *SyncPoints,
-                                  cl_sync_point_khr *SyncPoint) {
+                                  cl_sync_point_khr *SyncPoint,
+                                  std::vector<BufferUse> Uses = {}) {
   for (MemObject *M : Mems)
     M->retainInternal();
+  if (!Buffer.context().hasOwnMemoryDevice())
+    Uses.clear();
   return Buffer.record(Type, std::move(Cmd), std::move(Mems), nullptr,
-                       NumSyncPoints, SyncPoints, SyncPoint);
+                       NumSyncPoints, SyncPoints, SyncPoint,
+                       /*IsBarrier=*/false, std::move(Uses));
 }
 
 // The image commands: an image is a memory object with an ImageInfo.
@@ -424,7 +433,9 @@ CL_API_ENTRY cl_int CL_API_CALL clCommandCopyBufferKHR(
                                      DstOffset, Size, Cmd))
     return Err;
   return recordBufferCommand(*Buffer, CL_COMMAND_COPY_BUFFER, std::move(Cmd),
-                             {Src, Dst}, NumSyncPoints, SyncPoints, SyncPoint);
+                             {Src, Dst}, NumSyncPoints, SyncPoints, SyncPoint,
+                             {{Src, SrcOffset, Size, true, false},
+                              {Dst, DstOffset, Size, false, true}});
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCommandCopyBufferRectKHR(
@@ -445,9 +456,12 @@ CL_API_ENTRY cl_int CL_API_CALL clCommandCopyBufferRectKHR(
           Buffer->queue(), Src, Dst, SrcOrigin, DstOrigin, Region, SrcRowPitch,
           SrcSlicePitch, DstRowPitch, DstSlicePitch, Cmd))
     return Err;
+  // Whole buffers: a replay's bookkeeping need not redo the pitch rules.
   return recordBufferCommand(*Buffer, CL_COMMAND_COPY_BUFFER_RECT,
                              std::move(Cmd), {Src, Dst}, NumSyncPoints,
-                             SyncPoints, SyncPoint);
+                             SyncPoints, SyncPoint,
+                             {{Src, 0, Src->size(), true, false},
+                              {Dst, 0, Dst->size(), true, true}});
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCommandFillBufferKHR(
@@ -465,7 +479,8 @@ CL_API_ENTRY cl_int CL_API_CALL clCommandFillBufferKHR(
                                      Offset, Size, Cmd))
     return Err;
   return recordBufferCommand(*Buffer, CL_COMMAND_FILL_BUFFER, std::move(Cmd),
-                             {M}, NumSyncPoints, SyncPoints, SyncPoint);
+                             {M}, NumSyncPoints, SyncPoints, SyncPoint,
+                             {{M, Offset, Size, false, true}});
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clCommandCopyImageKHR(
@@ -557,6 +572,9 @@ CL_API_ENTRY cl_int CL_API_CALL clCommandNDRangeKernelKHR(
     Cmd.Kind = CommandKind::NDRangeKernel;
     Cmd.Launch = std::move(Launch);
   }
+  std::vector<BufferUse> Uses;
+  if (Cmd.Launch && Buffer->context().hasOwnMemoryDevice())
+    Uses = kernelBufferUses(K->desc(), Values);
   // The snapshot's references become the command buffer's.
   std::vector<MemObject *> Mems;
   for (const Kernel::ArgValue &V : Values)
@@ -565,7 +583,7 @@ CL_API_ENTRY cl_int CL_API_CALL clCommandNDRangeKernelKHR(
   K->retainInternal();
   return Buffer->record(CL_COMMAND_NDRANGE_KERNEL, std::move(Cmd),
                         std::move(Mems), K, NumSyncPoints, SyncPoints,
-                        SyncPoint);
+                        SyncPoint, /*IsBarrier=*/false, std::move(Uses));
 }
 
 } // extern "C"

@@ -48,10 +48,14 @@ public:
   /// Appends a prepared command. Takes over the references of Mems and K
   /// (released on failure too). IsBarrier: later commands wait for it,
   /// and without a wait list it waits for everything before it.
+  /// Uses: the buffers the command reads and writes, which each replay
+  /// brings up to date on devices with memory of their own
+  /// (trackBufferUses); only kept in contexts with such devices.
   cl_int record(cl_command_type Type, Command &&Work,
                 std::vector<MemObject *> Mems, Kernel *K,
                 cl_uint NumSyncPoints, const cl_sync_point_khr *SyncPoints,
-                cl_sync_point_khr *SyncPoint, bool IsBarrier = false);
+                cl_sync_point_khr *SyncPoint, bool IsBarrier = false,
+                std::vector<BufferUse> Uses = {});
   cl_int finalize();
   /// Submits the recorded commands to Target (the queue or a compatible
   /// one) after the wait list; EventRet gets one event for all of them.
@@ -63,6 +67,7 @@ private:
     cl_command_type Type;
     Command Work; ///< Launch: the template each replay copies
     std::vector<unsigned> Waits; ///< earlier commands (indices)
+    std::vector<BufferUse> Uses;
   };
 
   CommandQueue &Queue;

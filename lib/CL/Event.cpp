@@ -123,7 +123,15 @@ void Event::dispatch() {
     C.Fn(this, CL_SUBMITTED, C.UserData);
   WEFT_LOG(DebugQueue, "command %p (type 0x%x) %s", static_cast<void *>(this),
            Type, Failed ? "fails: a dependency failed" : "submitted");
-  if (Failed) {
+  if (Failed && Queue && (!Cmd.Before.empty() || !Cmd.After.empty())) {
+    // The command does not run, but its transfers do: the runtime counted
+    // on them when it was enqueued (which copies of its buffers are
+    // current). They only copy what the command would have found, so the
+    // data is as if nothing had been enqueued.
+    Cmd.Kind = CommandKind::Marker;
+    Cmd.Launch.reset();
+    TransfersOnly = true;
+  } else if (Failed) {
     markComplete(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     return;
   }
@@ -153,7 +161,7 @@ void Event::markRunning() {
   std::vector<Callback> Due;
   {
     std::lock_guard<std::mutex> Guard(Lock);
-    if (Status <= CL_RUNNING)
+    if (Status <= CL_RUNNING || TransfersOnly)
       return;
     Status = CL_RUNNING;
     if (Profiled)
@@ -165,6 +173,8 @@ void Event::markRunning() {
 }
 
 bool Event::markComplete(cl_int FinalStatus) {
+  if (TransfersOnly && FinalStatus == CL_COMPLETE)
+    FinalStatus = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   std::vector<DependantLink> Released;
   std::vector<Callback> Due;
   std::vector<std::function<void()>> Actions;
@@ -193,8 +203,11 @@ bool Event::markComplete(cl_int FinalStatus) {
     if (!Submitted)
       Submitted = Started;
     // A simulated device's duration, not the host's (weft/device.h).
-    if (Profiled && Cmd.SimulatedNanoseconds)
+    if (Profiled && Cmd.SimulatedNanoseconds) {
+      Started = Queue->device().placeSimulated(Started,
+                                               Cmd.SimulatedNanoseconds);
       Ended = Started + Cmd.SimulatedNanoseconds;
+    }
     // Callbacks registered for statuses this event never passed through
     // still run, with the final status when it is an error.
     takeDueCallbacks(Callbacks, FinalStatus, Due);

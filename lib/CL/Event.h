@@ -103,6 +103,9 @@ private:
   unsigned PendingDependencies = 1;
   bool DependencyFailed = false;
   bool HeldByDriver = false;
+  /// A failed dependency: the driver makes only the command's transfers,
+  /// and the event fails when they are done.
+  bool TransfersOnly = false;
   struct DependantLink {
     Event *Waiter;
     bool PropagatesFailure;

@@ -280,6 +280,20 @@ void holdUntilComplete(Event *E, MemObject *Mem) {
   E->onCompletion([Mem] { Mem->releaseInternal(); });
 }
 
+/// An image command of Queue writes Mem (an image or a buffer): where Mem
+/// is a buffer or an image made from one, that buffer's copies on devices
+/// with memory of their own are stale afterwards (trackBufferUses; image
+/// commands run only on devices that share host memory).
+static void trackImageCommandWrite(CommandQueue &Queue, Command &Cmd,
+                                   MemObject *Mem) {
+  if (!Queue.context().hasOwnMemoryDevice())
+    return;
+  MemObject *Buffer = Mem->image() ? Mem->image()->Buffer : Mem;
+  if (Buffer)
+    trackBufferUses(Queue.context(), Queue.device(), Cmd,
+                    {{Buffer, 0, Buffer->size(), true, true}});
+}
+
 MemObject *castImage(cl_mem M) {
   MemObject *Mem = castMemObject(M);
   return Mem && Mem->image() ? Mem : nullptr;
@@ -778,6 +792,8 @@ cl_int enqueueHostImage(cl_command_queue Q, cl_mem M, cl_bool Blocking,
   Cmd.Rect.SrcSlicePitch = IsRead ? ImgS2 : Stride2;
   Cmd.Rect.DstRowPitch = IsRead ? Stride1 : ImgS1;
   Cmd.Rect.DstSlicePitch = IsRead ? Stride2 : ImgS2;
+  if (!IsRead)
+    trackImageCommandWrite(*Queue, Cmd, Mem);
   holdUntilComplete(E, Mem);
   return Queue->finishEnqueue(E, EventRet, Blocking);
 }
@@ -839,6 +855,7 @@ cl_int enqueueImageBuffer(cl_command_queue Q, cl_mem ImageHandle,
                                           : CL_COMMAND_COPY_BUFFER_TO_IMAGE,
                                  NumEvents, WaitList);
   E->setCommand(std::move(Cmd));
+  trackImageCommandWrite(*Queue, E->command(), ToBuffer ? Buf : Img);
   holdUntilComplete(E, Img);
   holdUntilComplete(E, Buf);
   return Queue->finishEnqueue(E, EventRet);
@@ -1156,6 +1173,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImage(
     return Err;
   Event *E = Queue->beginCommand(CL_COMMAND_COPY_IMAGE, NumEvents, WaitList);
   E->setCommand(std::move(Cmd));
+  trackImageCommandWrite(*Queue, E->command(), Dst);
   holdUntilComplete(E, Src);
   holdUntilComplete(E, Dst);
   return Queue->finishEnqueue(E, EventRet);
@@ -1174,6 +1192,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(
     return Err;
   Event *E = Queue->beginCommand(CL_COMMAND_FILL_IMAGE, NumEvents, WaitList);
   E->setCommand(std::move(Cmd));
+  trackImageCommandWrite(*Queue, E->command(), Mem);
   holdUntilComplete(E, Mem);
   return Queue->finishEnqueue(E, EventRet);
 }
@@ -1238,6 +1257,10 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapImage(
   if (SlicePitch)
     *SlicePitch = HasSlices ? I.Kernel.SlicePitch : 0;
   Event *E = Queue->beginCommand(CL_COMMAND_MAP_IMAGE, NumEvents, WaitList);
+  // Counted as written when mapped for writing: images are not tracked
+  // from map to unmap.
+  if (MapFlags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))
+    trackImageCommandWrite(*Queue, E->command(), Mem);
   Mem->addMapping();
   holdUntilComplete(E, Mem);
   cl_int Err = Queue->finishEnqueue(E, EventRet, Blocking);

@@ -457,15 +457,9 @@ std::unique_ptr<KernelLaunch> copyLaunch(const KernelLaunch &From) {
   return To;
 }
 
-namespace {
-
-/// The buffers a launch on Queue's device reads and may write, for the
-/// copies on devices with memory of their own (trackBufferUses): each
-/// buffer argument, written unless __constant or const-qualified, and the
-/// buffer under an image argument made from one, written unless read_only.
-void trackKernelArguments(CommandQueue &Queue, const KernelDesc &Desc,
-                          const std::vector<Kernel::ArgValue> &Values,
-                          Command &Cmd) {
+std::vector<BufferUse>
+kernelBufferUses(const KernelDesc &Desc,
+                 const std::vector<Kernel::ArgValue> &Values) {
   std::vector<BufferUse> Uses;
   for (size_t I = 0; I < Values.size(); ++I) {
     const KernelArgDesc &Arg = Desc.Args[I];
@@ -489,9 +483,10 @@ void trackKernelArguments(CommandQueue &Queue, const KernelDesc &Desc,
       break;
     }
   }
-  trackBufferUsesSlow(Queue.context(), Queue.device(), Cmd, Uses.data(),
-                      Uses.size());
+  return Uses;
 }
+
+namespace {
 
 cl_int enqueueKernel(cl_command_queue Q, cl_kernel KernelId, cl_uint WorkDim,
                      const size_t *GlobalOffset, const size_t *GlobalSize,
@@ -515,8 +510,11 @@ cl_int enqueueKernel(cl_command_queue Q, cl_kernel KernelId, cl_uint WorkDim,
   if (Launch) {
     E->command().Kind = CommandKind::NDRangeKernel;
     E->command().Launch = std::move(Launch);
-    if (Queue->context().hasOwnMemoryDevice())
-      trackKernelArguments(*Queue, K->desc(), Values, E->command());
+    if (Queue->context().hasOwnMemoryDevice()) {
+      std::vector<BufferUse> Uses = kernelBufferUses(K->desc(), Values);
+      trackBufferUsesSlow(Queue->context(), Queue->device(), E->command(),
+                          Uses.data(), Uses.size());
+    }
   }
   K->retainInternal();
   // Moved, not copied: a copy would allocate every scalar's bytes again on

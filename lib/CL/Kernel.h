@@ -63,6 +63,14 @@ cl_int prepareKernelLaunch(CommandQueue &Queue, Kernel &K, cl_uint WorkDim,
                            cl_uint NumEvents, const cl_event *WaitList,
                            std::unique_ptr<KernelLaunch> &Launch,
                            std::vector<Kernel::ArgValue> &Values);
+/// The buffers a launch with these argument values reads and may write,
+/// for the copies on devices with memory of their own (trackBufferUses):
+/// each buffer argument, written unless __constant or const-qualified, and
+/// the buffer under an image argument made from one, written unless
+/// read_only.
+std::vector<BufferUse>
+kernelBufferUses(const KernelDesc &Desc,
+                 const std::vector<Kernel::ArgValue> &Values);
 /// Releases the memory objects of a snapshot.
 void releaseArgValues(std::vector<Kernel::ArgValue> &Values);
 /// A launch with the same function, NDRange and argument values as From

@@ -12,6 +12,7 @@
 
 #include "weft/device.h"
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -51,6 +52,20 @@ public:
   void releaseInternal();
   cl_uint referenceCount() const { return Parent ? ExternalRefs.load() : 1; }
 
+  /// Profiling on a device that reports simulated time
+  /// (Command::SimulatedNanoseconds): the start, in host nanoseconds, of a
+  /// command that began at HostStart and lasted Duration on the simulated
+  /// device, which runs one command at a time: no earlier than the end of
+  /// the one placed before it.
+  cl_ulong placeSimulated(cl_ulong HostStart, cl_ulong Duration) {
+    cl_ulong End = SimulatedEnd.load(std::memory_order_relaxed), Start;
+    do
+      Start = std::max(HostStart, End);
+    while (!SimulatedEnd.compare_exchange_weak(End, Start + Duration,
+                                               std::memory_order_relaxed));
+    return Start;
+  }
+
 private:
   Platform &ThePlatform;
   std::unique_ptr<DeviceDriver> Driver;
@@ -58,6 +73,7 @@ private:
   std::vector<cl_device_partition_property> PartitionType;
   std::atomic<cl_uint> ExternalRefs{1};
   std::atomic<cl_uint> TotalRefs{1};
+  std::atomic<cl_ulong> SimulatedEnd{0};
 };
 
 class Platform : public _cl_platform_id {

@@ -430,6 +430,77 @@ TEST_P(DeviceMemory, AllocationFailure) {
   EXPECT_EQ(Got, std::vector<cl_int>(64, 77));
 }
 
+TEST_P(DeviceMemory, FailedWaitListLeavesContents) {
+  // The kernel never runs, and the buffer keeps its initial contents on
+  // every copy: a device with memory of its own still fetches them for the
+  // failed command, which later commands count on.
+  const size_t N = 128;
+  std::vector<cl_int> Ref = iota(N, 40);
+  MemRef Buf(makeBufferFrom(Ref));
+  cl_int Err = CL_SUCCESS;
+  EventRef Gate(clCreateUserEvent(Context, &Err));
+  ASSERT_CL_OK(Err);
+  KernelRef K(kernel("addOne"));
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Buf));
+  cl_event Wait = Gate;
+  EventRef Failed;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, nullptr, 1,
+                                      &Wait, Failed.out()));
+  ASSERT_CL_OK(clSetUserEventStatus(Gate, -1));
+  cl_event Done = Failed;
+  EXPECT_CL(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+            clWaitForEvents(1, &Done));
+  EXPECT_EQ(readAll(Buf, N), Ref);
+  runOn("twice", Buf, N);
+  for (cl_int &V : Ref)
+    V *= 2;
+  EXPECT_EQ(readAll(Buf, N), Ref);
+}
+
+TEST_P(DeviceMemory, ProfiledCommandsFollowOneAnother) {
+  // On a device that reports simulated time too, each command of an
+  // in-order queue starts no earlier than the one before ended, and
+  // COMPLETE is END.
+  cl_int Err = CL_SUCCESS;
+  const cl_queue_properties Props[] = {CL_QUEUE_PROPERTIES,
+                                       CL_QUEUE_PROFILING_ENABLE, 0};
+  QueueRef Profiled(
+      clCreateCommandQueueWithProperties(Context, Device, Props, &Err));
+  ASSERT_CL_OK(Err);
+  const size_t N = 4096;
+  std::vector<cl_int> Host = iota(N, 0);
+  MemRef Buf(makeBufferFrom(Host));
+  KernelRef K(kernel("addOne"));
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Buf));
+  std::vector<EventRef> Events(12);
+  for (size_t I = 0; I < Events.size(); ++I) {
+    if (I % 3 == 2)
+      ASSERT_CL_OK(clEnqueueReadBuffer(Profiled, Buf, CL_FALSE, 0,
+                                       N * sizeof(cl_int), Host.data(), 0,
+                                       nullptr, Events[I].out()));
+    else
+      ASSERT_CL_OK(clEnqueueNDRangeKernel(Profiled, K, 1, nullptr, &N, nullptr,
+                                          0, nullptr, Events[I].out()));
+  }
+  ASSERT_CL_OK(clFinish(Profiled));
+  auto Time = [](cl_event E, cl_profiling_info Which) {
+    cl_ulong T = 0;
+    EXPECT_CL_OK(clGetEventProfilingInfo(E, Which, sizeof(T), &T, nullptr));
+    return T;
+  };
+  cl_ulong PreviousEnd = 0;
+  for (size_t I = 0; I < Events.size(); ++I) {
+    cl_ulong Start = Time(Events[I], CL_PROFILING_COMMAND_START);
+    cl_ulong End = Time(Events[I], CL_PROFILING_COMMAND_END);
+    EXPECT_LE(Time(Events[I], CL_PROFILING_COMMAND_SUBMIT), Start) << I;
+    EXPECT_GE(Start, PreviousEnd) << "command " << I;
+    EXPECT_GE(End, Start) << I;
+    EXPECT_EQ(Time(Events[I], CL_PROFILING_COMMAND_COMPLETE), End) << I;
+    PreviousEnd = End;
+  }
+  EXPECT_EQ(Host[0], 8) << "eight launches before the last read";
+}
+
 WEFT_INSTANTIATE_DEVICE_TEST(DeviceMemory);
 
 /// Every device of the platform in one context, each with a queue: one
