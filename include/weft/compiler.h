@@ -77,11 +77,14 @@ struct TargetDesc {
 ///
 ///   T *<CheckedAddressSymbol>.p<space>(T *Address, uint64_t Bytes,
 ///                                      uint32_t Flags, uint64_t GlobalId0,
-///                                      uint64_t GlobalId1, uint64_t GlobalId2)
+///                                      uint64_t GlobalId1, uint64_t GlobalId2,
+///                                      T *Base)
 ///
 /// and accesses the address it returns instead: Address when the access is
 /// in bounds, otherwise memory of at least Bytes that nothing else uses, so
-/// the kernel goes on without touching what it must not. Flags: the
+/// the kernel goes on without touching what it must not. Base: the kernel
+/// argument or program variable Address derives from (the access must stay
+/// in the memory Base points into), or null when unknown. Flags: the
 /// CheckedAccess bits and the address space shifted by CheckedAccessSpaceShift.
 /// The driver that sets CheckAccesses provides the function with
 /// registerRuntimeSymbol.

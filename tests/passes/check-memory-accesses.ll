@@ -1,7 +1,9 @@
 ; Under WEFT_ACCELSIM_CHECK=1 every access to global, constant and local
 ; memory takes its address from __weft_checked_address.p<space>, with the
 ; access's size, read/write flags and address space (bits 8 and up), and the
-; work-item's global ids asked for right before it. Private memory and the
+; work-item's global ids asked for right before it, and the kernel argument
+; or program variable it derives from (null if none, and for local memory,
+; which is checked as a whole). Private memory and the
 ; program's own __constant tables are left alone; a memcpy's length drops to
 ; 0 when either address was refused, a memset.inline keeps its constant one.
 ; RUN: weft-opt -passes=weft-check-memory-accesses -S %s | FileCheck %s
@@ -28,18 +30,18 @@ entry:
 ; CHECK-NEXT: [[G0:%.*]] = call i64 @_Z13get_global_idj(i32 0)
 ; CHECK-NEXT: [[G1:%.*]] = call i64 @_Z13get_global_idj(i32 1)
 ; CHECK-NEXT: [[G2:%.*]] = call i64 @_Z13get_global_idj(i32 2)
-; CHECK-NEXT: [[SRC:%.*]] = call ptr addrspace(1) @__weft_checked_address.p1(ptr addrspace(1) %src, i64 16, i32 257, i64 [[G0]], i64 [[G1]], i64 [[G2]])
+; CHECK-NEXT: [[SRC:%.*]] = call ptr addrspace(1) @__weft_checked_address.p1(ptr addrspace(1) %src, i64 16, i32 257, i64 [[G0]], i64 [[G1]], i64 [[G2]], ptr addrspace(1) %in)
 ; CHECK-NEXT: %v = load <4 x float>, ptr addrspace(1) [[SRC]]
   %v = load <4 x float>, ptr addrspace(1) %src, align 16
   %f = extractelement <4 x float> %v, i32 0
 ; A local write, to a __local variable of the kernel: 2 | 3 << 8.
-; CHECK:      [[L:%.*]] = call ptr addrspace(3) @__weft_checked_address.p3(ptr addrspace(3) %l, i64 4, i32 770,
+; CHECK:      [[L:%.*]] = call ptr addrspace(3) @__weft_checked_address.p3(ptr addrspace(3) %l, i64 4, i32 770, {{.*}}, ptr addrspace(3) null)
 ; CHECK-NEXT: store float %f, ptr addrspace(3) [[L]]
   %l = getelementptr float, ptr addrspace(3) @tile, i64 %i
   store float %f, ptr addrspace(3) %l, align 4
 ; A __constant argument is a buffer: checked (1 | 2 << 8). The program's
 ; own table is not.
-; CHECK:      [[C:%.*]] = call ptr addrspace(2) @__weft_checked_address.p2(ptr addrspace(2) %c, i64 4, i32 513,
+; CHECK:      [[C:%.*]] = call ptr addrspace(2) @__weft_checked_address.p2(ptr addrspace(2) %c, i64 4, i32 513, {{.*}}, ptr addrspace(2) %coef)
 ; CHECK-NEXT: %cv = load i32, ptr addrspace(2) [[C]]
 ; CHECK-NEXT: %t = getelementptr
 ; CHECK-NEXT: %k = load i32, ptr addrspace(2) %t
@@ -53,7 +55,7 @@ entry:
   %p = alloca i32, align 4
   store i32 %k, ptr %p, align 4
 ; Atomics read and write: 3 | 1 << 8 and 3 | 3 << 8.
-; CHECK:      [[A:%.*]] = call ptr addrspace(1) @__weft_checked_address.p1(ptr addrspace(1) %out, i64 4, i32 259,
+; CHECK:      [[A:%.*]] = call ptr addrspace(1) @__weft_checked_address.p1(ptr addrspace(1) %out, i64 4, i32 259, {{.*}}, ptr addrspace(1) %out)
 ; CHECK-NEXT: %old = atomicrmw add ptr addrspace(1) [[A]]
   %old = atomicrmw add ptr addrspace(1) %out, i32 %cv monotonic, align 4
 ; CHECK:      [[X:%.*]] = call ptr addrspace(3) @__weft_checked_address.p3(ptr addrspace(3) %scratch, i64 8, i32 771,
@@ -61,7 +63,7 @@ entry:
   %x = cmpxchg ptr addrspace(3) %scratch, i64 0, i64 1 monotonic monotonic, align 8
 ; A memcpy: the destination written, the source read, both %n bytes; the
 ; length survives only if both addresses do.
-; CHECK:      [[D:%.*]] = call ptr addrspace(1) @__weft_checked_address.p1(ptr addrspace(1) %out, i64 %n, i32 258,
+; CHECK:      [[D:%.*]] = call ptr addrspace(1) @__weft_checked_address.p1(ptr addrspace(1) %out, i64 %n, i32 258, {{.*}}, ptr addrspace(1) %out)
 ; CHECK-NEXT: [[DSAME:%.*]] = icmp eq ptr addrspace(1) [[D]], %out
 ; CHECK:      [[S:%.*]] = call ptr addrspace(3) @__weft_checked_address.p3(ptr addrspace(3) %scratch, i64 %n, i32 769,
 ; CHECK-NEXT: [[SSAME:%.*]] = icmp eq ptr addrspace(3) [[S]], %scratch
@@ -72,11 +74,39 @@ entry:
 ; CHECK:      [[M:%.*]] = call ptr addrspace(1) @__weft_checked_address.p1(ptr addrspace(1) %out, i64 8, i32 258,
 ; CHECK-NEXT: call void @llvm.memset.inline.p1.i64(ptr addrspace(1) [[M]], i8 0, i64 8, i1 false)
   call void @llvm.memset.inline.p1.i64(ptr addrspace(1) %out, i8 0, i64 8, i1 false)
+; A pointer that derives from either of two buffers: no base.
+; CHECK:      [[Y:%.*]] = call ptr addrspace(1) @__weft_checked_address.p1(ptr addrspace(1) %either, i64 4, i32 257, {{.*}}, ptr addrspace(1) null)
+; CHECK-NEXT: %y = load i32, ptr addrspace(1) [[Y]]
+  %first = icmp eq i64 %i, 0
+  %either = select i1 %first, ptr addrspace(1) %in, ptr addrspace(1) %out
+  %y = load i32, ptr addrspace(1) %either, align 4
 ; CHECK-NEXT: ret void
+  ret void
+}
+
+; Unoptimized code keeps the parameter in a stack slot and reloads it: the
+; base is still the parameter. A slot stored twice tells nothing.
+; CHECK-LABEL: define spir_kernel void @reloaded(
+; CHECK: call ptr addrspace(1) @__weft_checked_address.p1(ptr addrspace(1) %a, i64 4, i32 257, {{.*}}, ptr addrspace(1) %in)
+; CHECK: call ptr addrspace(1) @__weft_checked_address.p1(ptr addrspace(1) %b, i64 4, i32 258, {{.*}}, ptr addrspace(1) null)
+define spir_kernel void @reloaded(ptr addrspace(1) %in, ptr addrspace(1) %out) {
+entry:
+  %in.addr = alloca ptr addrspace(1), align 8
+  %out.addr = alloca ptr addrspace(1), align 8
+  store ptr addrspace(1) %in, ptr %in.addr, align 8
+  store ptr addrspace(1) %out, ptr %out.addr, align 8
+  store ptr addrspace(1) %in, ptr %out.addr, align 8
+  %i = call i64 @_Z13get_global_idj(i32 0)
+  %p = load ptr addrspace(1), ptr %in.addr, align 8
+  %a = getelementptr inbounds i32, ptr addrspace(1) %p, i64 %i
+  %v = load i32, ptr addrspace(1) %a, align 4
+  %q = load ptr addrspace(1), ptr %out.addr, align 8
+  %b = getelementptr inbounds i32, ptr addrspace(1) %q, i64 %i
+  store i32 %v, ptr addrspace(1) %b, align 4
   ret void
 }
 
 ; Only the kernel's memory is left to the checker: the check itself reads
 ; and writes nothing the kernel sees.
-; CHECK: declare ptr addrspace(1) @__weft_checked_address.p1(ptr addrspace(1), i64, i32, i64, i64, i64) [[ATTRS:#[0-9]+]]
+; CHECK: declare ptr addrspace(1) @__weft_checked_address.p1(ptr addrspace(1), i64, i32, i64, i64, i64, ptr addrspace(1)) [[ATTRS:#[0-9]+]]
 ; CHECK: attributes [[ATTRS]] = { nounwind willreturn memory(inaccessiblemem: readwrite) }

@@ -11,8 +11,17 @@
 //   becomes
 //   %g0 = call i64 @_Z13get_global_idj(i32 0)        ; and 1, 2
 //   %c  = call ptr addrspace(1) @__weft_checked_address.p1(
-//             ptr addrspace(1) %p, i64 4, i32 257, i64 %g0, i64 %g1, i64 %g2)
+//             ptr addrspace(1) %p, i64 4, i32 257, i64 %g0, i64 %g1, i64 %g2,
+//             ptr addrspace(1) %in)
 //   %v = load float, ptr addrspace(1) %c
+//
+// The last operand is the pointer the address derives from (%p is a GEP of
+// the kernel argument %in): a global or constant access must stay inside
+// the buffer its base points into, not merely inside some buffer, so an
+// overrun into the neighbouring buffer is caught too. It is null where the
+// base is no kernel argument or program variable (a pointer loaded from
+// memory, a select of two buffers) and for local accesses, which are
+// checked against the work-group's local memory.
 //
 // The run-time check (devices/accelsim/AccessChecker.cpp) returns %p when
 // the access is in bounds and otherwise memory that nothing else uses, so
@@ -42,6 +51,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -94,6 +104,47 @@ bool isIntoProgramData(const Value *Ptr) {
   });
 }
 
+/// The kernel argument or program variable Ptr derives from, or null.
+/// The kernel is not yet optimized here: clang's code keeps each parameter
+/// in a stack slot and reloads it, so a load from a slot whose only store
+/// is of such a base (and which is used for nothing else) is looked
+/// through.
+Value *baseObject(Value *Ptr, unsigned Depth = 0) {
+  Value *Object = getUnderlyingObject(Ptr, /*MaxLookup=*/0);
+  if (isa<Argument>(Object) || isa<GlobalVariable>(Object))
+    return Object;
+  auto *Reload = dyn_cast<LoadInst>(Object);
+  if (!Reload || Depth == 4)
+    return nullptr;
+  auto *Slot = dyn_cast<AllocaInst>(Reload->getPointerOperand());
+  if (!Slot)
+    return nullptr;
+  StoreInst *Only = nullptr;
+  for (User *U : Slot->users()) {
+    if (auto *S = dyn_cast<StoreInst>(U)) {
+      if (S->getPointerOperand() != Slot || Only)
+        return nullptr;
+      Only = S;
+    } else if (auto *II = dyn_cast<IntrinsicInst>(U)) {
+      if (!II->isLifetimeStartOrEnd())
+        return nullptr;
+    } else if (!isa<LoadInst>(U)) {
+      return nullptr;
+    }
+  }
+  return Only ? baseObject(Only->getValueOperand(), Depth + 1) : nullptr;
+}
+
+/// The base operand of Ptr's check: baseObject, or null where there is
+/// none and for local memory (checked as a whole).
+Value *baseOf(Value *Ptr) {
+  auto *Null = ConstantPointerNull::get(cast<PointerType>(Ptr->getType()));
+  if (Ptr->getType()->getPointerAddressSpace() == 3)
+    return Null;
+  Value *Object = baseObject(Ptr);
+  return Object && Object->getType() == Ptr->getType() ? Object : Null;
+}
+
 uint32_t flagsFor(const Value *Ptr, uint32_t Kind) {
   return Kind | (Ptr->getType()->getPointerAddressSpace()
                  << CheckedAccessSpaceShift);
@@ -142,7 +193,7 @@ FunctionCallee checkFunction(Module &M, unsigned AddressSpace) {
   PointerType *Ptr = PointerType::get(C, AddressSpace);
   Type *I64 = Type::getInt64Ty(C);
   auto *Ty = FunctionType::get(
-      Ptr, {Ptr, I64, Type::getInt32Ty(C), I64, I64, I64}, false);
+      Ptr, {Ptr, I64, Type::getInt32Ty(C), I64, I64, I64, Ptr}, false);
   std::string Name =
       (Twine(CheckedAddressSymbol) + ".p" + Twine(AddressSpace)).str();
   FunctionCallee Callee = M.getOrInsertFunction(Name, Ty);
@@ -183,7 +234,8 @@ bool checkKernel(Function &F) {
     FunctionCallee Check =
         checkFunction(M, Ptr->getType()->getPointerAddressSpace());
     Value *Checked = B.CreateCall(
-        Check, {Ptr, Bytes, B.getInt32(A.Flags), Ids[0], Ids[1], Ids[2]},
+        Check,
+        {Ptr, Bytes, B.getInt32(A.Flags), Ids[0], Ids[1], Ids[2], baseOf(Ptr)},
         Ptr->hasName() ? Ptr->getName() + ".checked" : "checked");
     A.I->setOperand(A.OperandNo, Checked);
     if (isa<MemIntrinsic>(A.I) && !isInlineForm(*A.I))
