@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "accelsim/AccelsimDriver.h"
 
+#include "accelsim/AccessChecker.h"
 #include "accelsim/MachineFile.h"
 
 #include "weft/debug.h"
@@ -100,6 +101,11 @@ void AccelsimDriver::describe() {
 
   Desc.Target.Back = TargetDesc::BackHalf::StaticMultiIssue;
   Desc.Target.Machine = Model;
+  // WEFT_ACCELSIM_CHECK=1: every global, constant and local access of the
+  // kernels is checked (AccessChecker.h).
+  Desc.Target.CheckAccesses = accessChecksRequested();
+  if (Desc.Target.CheckAccesses)
+    registerAccessChecker();
 }
 
 void *AccelsimDriver::allocate(size_t Size, size_t Alignment) {

@@ -18,12 +18,15 @@
 //===----------------------------------------------------------------------===//
 #include "accelsim/ControlCore.h"
 
+#include "accelsim/AccessChecker.h"
 #include "accelsim/SimulatedTime.h"
 
 #include "weft/debug.h"
 
+#include <cstdio>
 #include <cstring>
 #include <future>
+#include <optional>
 
 namespace weft {
 
@@ -226,9 +229,18 @@ cl_int ControlCore::runKernel(KernelLaunch &Launch, uint64_t &Cycles) {
         std::shared_ptr<PrintfBuffer>(std::shared_ptr<void>(), &PrintfRecords);
   }
   const size_t Groups = workGroupCount(Launch);
-  if (!Scratch.runWorkGroups(Launch, 0, Groups,
-                             BlockCounters.empty() ? nullptr
-                                                   : BlockCounters.data())) {
+  // WEFT_ACCELSIM_CHECK=1: the code checks its accesses against what is
+  // allocated now; the first one out of bounds fails the command.
+  std::optional<AccessCheck> Check;
+  if (accessChecksRequested())
+    Check.emplace(Launch, kernelName(Launch.Function.Launch),
+                  Memory.allocations());
+  bool Ran = Scratch.runWorkGroups(Launch, 0, Groups,
+                                   BlockCounters.empty()
+                                       ? nullptr
+                                       : BlockCounters.data());
+  const std::string OutOfBounds = Check ? Check->finish() : std::string();
+  if (!Ran) {
     WEFT_LOG(DebugAccelsim, "kernel %s: no device memory for its local "
              "memory and private arena", kernelName(Launch.Function.Launch)
              .c_str());
@@ -251,6 +263,14 @@ cl_int ControlCore::runKernel(KernelLaunch &Launch, uint64_t &Cycles) {
              cyclesToNanoseconds(Model, K.Cycles) / 1000.0,
              Schedule ? "" : " (no schedule: code of another back half)",
              describeKernelCycles(Model, K).c_str());
+  }
+  if (!OutOfBounds.empty()) {
+    // Always said, as Oclgrind says it; the log adds how many more.
+    fprintf(stderr, "%s\n", OutOfBounds.c_str());
+    WEFT_LOG(DebugAccelsim, "%s; %llu out-of-bounds accesses in all: "
+             "command failed", OutOfBounds.c_str(),
+             static_cast<unsigned long long>(Check->violations()));
+    return CL_OUT_OF_RESOURCES;
   }
   return CL_COMPLETE;
 }

@@ -37,6 +37,13 @@ public:
   /// [Address, Address + Bytes) lies inside the region.
   bool contains(const void *Address, size_t Bytes) const;
 
+  /// What is allocated now, in address order (the access checker's
+  /// buffers, AccessChecker.h).
+  std::vector<ChunkAllocator::Allocation> allocations() const {
+    return Chunks ? Chunks->allocations()
+                  : std::vector<ChunkAllocator::Allocation>();
+  }
+
 private:
   unsigned char *Base = nullptr;
   uint64_t Size = 0;
