@@ -5,7 +5,8 @@
 // parallel regions and their work-item loops:
 //
 //   work-item loops tagged and asked to unroll (UnrollWorkItemLoops.cpp)
-//   -> O3 without loop or SLP vectorization
+//   -> O3 without loop or SLP vectorization, unrolling only what is asked
+//      for and loops of small constant trip counts (whole)
 //        at vectorizer start: LLVM's Scalarizer, so that source-level
 //        vectors (float4...) become the scalar operations the machine has,
 //        before the unroller copies them
@@ -27,6 +28,7 @@
 
 #include "weft/debug.h"
 
+#include "llvm/Transforms/Scalar/LoopUnrollPass.h"
 #include "llvm/Transforms/Scalar/Scalarizer.h"
 
 using namespace llvm;
@@ -37,9 +39,10 @@ PipelineTuningOptions staticMultiIssueTuning() {
   PipelineTuningOptions Tuning;
   Tuning.LoopVectorization = false;
   Tuning.SLPVectorization = false;
-  // Only the unrolling asked for (UnrollWorkItemLoops, pragmas in the
-  // source): O3's own heuristics are the host CPU's (its loop buffer, its
-  // costs), and the machine's code must not change with the host.
+  // O3's partial and runtime unrolling follow the host CPU (its loop
+  // buffer): the machine's code must not change with the host. Only what
+  // UnrollWorkItemLoops and the source ask for, and full unrolling of
+  // loops of small constant trip counts (registerStaticMultiIssuePasses).
   Tuning.LoopUnrolling = false;
   return Tuning;
 }
@@ -52,6 +55,17 @@ static ScalarizerPass scalarizer() {
 }
 
 void registerStaticMultiIssuePasses(PassBuilder &PB) {
+  // What LoopUnrolling = false leaves out of the loop pipeline: a kernel
+  // loop of a few constant trips inside a work-item loop (DCT's 8-trip
+  // products without WEFT_HORIZONTAL) unrolled whole, so that the work-item
+  // loop around it becomes innermost and UnrollWorkItemLoops' request
+  // puts several work-items' products in one block.
+  PB.registerLoopOptimizerEndEPCallback(
+      [](LoopPassManager &LPM, OptimizationLevel Level) {
+        LPM.addPass(LoopFullUnrollPass(Level.getSpeedupLevel(),
+                                       /*OnlyWhenForced=*/false,
+                                       /*ForgetSCEV=*/false));
+      });
   PB.registerVectorizerStartEPCallback(
       [](FunctionPassManager &FPM, OptimizationLevel) {
         FPM.addPass(scalarizer());
