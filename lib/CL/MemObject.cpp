@@ -108,6 +108,8 @@ void trackBufferUsesSlow(const Context &Ctx, const Device &Dev, Command &Cmd,
       continue;
     }
     DeviceCopies::Copy *Mine = C->find(Dev);
+    if (!Mine)
+      continue; // cannot happen: each such device of the context has one
     if (!Mine->Current) {
       // Stale here means the host copy is current: only single-device
       // contexts let it go stale, and then only behind this very copy.

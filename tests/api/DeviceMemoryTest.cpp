@@ -529,55 +529,65 @@ TEST(DeviceMemoryMixed, DevicesTakeTurnsOnBuffers) {
   KernelRef Twice(clCreateKernel(Program, "twice", &Err));
   ASSERT_CL_OK(Err);
   const size_t N = 2048, Bytes = N * sizeof(cl_int);
-  // Every ordered pair, the same device twice included.
-  for (size_t A = 0; A < Devices.size(); ++A)
-    for (size_t B = 0; B < Devices.size(); ++B) {
-      SCOPED_TRACE("first device " + std::to_string(A) + ", second " +
-                   std::to_string(B));
-      std::vector<cl_int> Ref = iota(N, static_cast<cl_int>(A * 1000 + B));
-      MemRef Buf(clCreateBuffer(Context,
-                                CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, Bytes,
-                                Ref.data(), &Err));
-      ASSERT_CL_OK(Err);
-      // A writes, B reads and writes, A reads back.
-      EventRef First, Second, Third;
-      ASSERT_CL_OK(clSetKernelArg(AddOne, 0, sizeof(cl_mem), &Buf));
-      ASSERT_CL_OK(clEnqueueNDRangeKernel(Queues[A], AddOne, 1, nullptr, &N,
-                                          nullptr, 0, nullptr, First.out()));
-      ASSERT_CL_OK(clSetKernelArg(Twice, 0, sizeof(cl_mem), &Buf));
-      cl_event Wait = First;
-      ASSERT_CL_OK(clEnqueueNDRangeKernel(Queues[B], Twice, 1, nullptr, &N,
-                                          nullptr, 1, &Wait, Second.out()));
-      for (cl_int &V : Ref)
-        V = (V + 1) * 2;
-      // B also writes part of it from the host, and A copies within it.
-      std::vector<cl_int> Part(100, -3);
-      Wait = Second;
-      ASSERT_CL_OK(clEnqueueWriteBuffer(
-          Queues[B], Buf, CL_FALSE, 10 * sizeof(cl_int), 100 * sizeof(cl_int),
-          Part.data(), 1, &Wait, Third.out()));
-      std::copy(Part.begin(), Part.end(), Ref.begin() + 10);
-      EventRef Fourth;
-      Wait = Third;
-      ASSERT_CL_OK(
-          clEnqueueCopyBuffer(Queues[A], Buf, Buf, 0, 1024 * sizeof(cl_int),
-                              200 * sizeof(cl_int), 1, &Wait, Fourth.out()));
-      std::copy(Ref.begin(), Ref.begin() + 200, Ref.begin() + 1024);
-      std::vector<cl_int> Got(N, 0);
-      Wait = Fourth;
-      ASSERT_CL_OK(clEnqueueReadBuffer(Queues[A], Buf, CL_TRUE, 0, Bytes,
-                                       Got.data(), 1, &Wait, nullptr));
-      EXPECT_EQ(Got, Ref);
-      // A map on B sees it too.
-      auto *P = static_cast<cl_int *>(
-          clEnqueueMapBuffer(Queues[B], Buf, CL_TRUE, CL_MAP_READ, 0, Bytes, 0,
-                             nullptr, nullptr, &Err));
-      ASSERT_CL_OK(Err);
-      EXPECT_EQ(std::vector<cl_int>(P, P + N), Ref);
-      ASSERT_CL_OK(
-          clEnqueueUnmapMemObject(Queues[B], Buf, P, 0, nullptr, nullptr));
-      ASSERT_CL_OK(clFinish(Queues[B]));
-    }
+  // Every ordered pair, the same device twice included, on a buffer with
+  // a copy of the application's data and on one in the application's
+  // memory.
+  for (cl_mem_flags HostFlag : {CL_MEM_COPY_HOST_PTR, CL_MEM_USE_HOST_PTR})
+    for (size_t A = 0; A < Devices.size(); ++A)
+      for (size_t B = 0; B < Devices.size(); ++B) {
+        SCOPED_TRACE("first device " + std::to_string(A) + ", second " +
+                     std::to_string(B) +
+                     (HostFlag == CL_MEM_USE_HOST_PTR ? ", USE_HOST_PTR"
+                                                      : ", COPY_HOST_PTR"));
+        std::vector<cl_int> Ref = iota(N, static_cast<cl_int>(A * 1000 + B));
+        std::vector<cl_int> Host = Ref;
+        MemRef Buf(clCreateBuffer(Context, CL_MEM_READ_WRITE | HostFlag, Bytes,
+                                  Host.data(), &Err));
+        ASSERT_CL_OK(Err);
+        // A writes, B reads and writes, A reads back.
+        EventRef First, Second, Third;
+        ASSERT_CL_OK(clSetKernelArg(AddOne, 0, sizeof(cl_mem), &Buf));
+        ASSERT_CL_OK(clEnqueueNDRangeKernel(Queues[A], AddOne, 1, nullptr, &N,
+                                            nullptr, 0, nullptr, First.out()));
+        ASSERT_CL_OK(clSetKernelArg(Twice, 0, sizeof(cl_mem), &Buf));
+        cl_event Wait = First;
+        ASSERT_CL_OK(clEnqueueNDRangeKernel(Queues[B], Twice, 1, nullptr, &N,
+                                            nullptr, 1, &Wait, Second.out()));
+        for (cl_int &V : Ref)
+          V = (V + 1) * 2;
+        // B also writes part of it from the host, and A copies within it.
+        std::vector<cl_int> Part(100, -3);
+        Wait = Second;
+        ASSERT_CL_OK(clEnqueueWriteBuffer(
+            Queues[B], Buf, CL_FALSE, 10 * sizeof(cl_int), 100 * sizeof(cl_int),
+            Part.data(), 1, &Wait, Third.out()));
+        std::copy(Part.begin(), Part.end(), Ref.begin() + 10);
+        EventRef Fourth;
+        Wait = Third;
+        ASSERT_CL_OK(
+            clEnqueueCopyBuffer(Queues[A], Buf, Buf, 0, 1024 * sizeof(cl_int),
+                                200 * sizeof(cl_int), 1, &Wait, Fourth.out()));
+        std::copy(Ref.begin(), Ref.begin() + 200, Ref.begin() + 1024);
+        std::vector<cl_int> Got(N, 0);
+        Wait = Fourth;
+        ASSERT_CL_OK(clEnqueueReadBuffer(Queues[A], Buf, CL_TRUE, 0, Bytes,
+                                         Got.data(), 1, &Wait, nullptr));
+        EXPECT_EQ(Got, Ref);
+        // A map on B sees it too.
+        auto *P = static_cast<cl_int *>(
+            clEnqueueMapBuffer(Queues[B], Buf, CL_TRUE, CL_MAP_READ, 0, Bytes,
+                               0, nullptr, nullptr, &Err));
+        ASSERT_CL_OK(Err);
+        EXPECT_EQ(std::vector<cl_int>(P, P + N), Ref);
+        if (HostFlag == CL_MEM_USE_HOST_PTR)
+          EXPECT_EQ(P, Host.data()) << "a USE_HOST_PTR mapping is host_ptr";
+        ASSERT_CL_OK(
+            clEnqueueUnmapMemObject(Queues[B], Buf, P, 0, nullptr, nullptr));
+        ASSERT_CL_OK(clFinish(Queues[B]));
+        if (HostFlag == CL_MEM_COPY_HOST_PTR)
+          EXPECT_EQ(Host, iota(N, static_cast<cl_int>(A * 1000 + B)))
+              << "COPY_HOST_PTR memory is the application's alone";
+      }
 }
 
 } // namespace
