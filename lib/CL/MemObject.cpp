@@ -66,6 +66,7 @@ using Dir = Transfer::Direction;
 static std::unique_ptr<DeviceCopies>
 allocateDeviceCopies(Context &Ctx, size_t Size, bool HasContents, cl_int &Err) {
   auto Copies = std::make_unique<DeviceCopies>();
+  Copies->HostCurrent.add(0, Size);
   for (Device *D : Ctx.devices()) {
     if (D->driver().sharesHostMemory())
       continue;
@@ -79,13 +80,76 @@ allocateDeviceCopies(Context &Ctx, size_t Size, bool HasContents, cl_int &Err) {
     }
     // Without initial contents every copy is as good as another: none is
     // fetched before the first command.
-    Copies->Copies.push_back(
-        {D, static_cast<unsigned char *>(Address), !HasContents});
+    Copies->Copies.push_back({D, static_cast<unsigned char *>(Address), {}});
+    if (!HasContents)
+      Copies->Copies.back().Current.add(0, Size);
     WEFT_LOG(DebugMemory, "buffer of %zu bytes: copy at %p on %s", Size,
              Address, D->description().Name.c_str());
   }
   Err = CL_SUCCESS;
   return Copies;
+}
+
+void ByteRanges::add(size_t Begin, size_t End) {
+  if (Begin >= End)
+    return;
+  // Merged with every range it overlaps or touches.
+  auto First = std::lower_bound(
+      Ranges.begin(), Ranges.end(), Begin,
+      [](const Range &R, size_t At) { return R.second < At; });
+  auto Last = First;
+  for (; Last != Ranges.end() && Last->first <= End; ++Last) {
+    Begin = std::min(Begin, Last->first);
+    End = std::max(End, Last->second);
+  }
+  Ranges.insert(Ranges.erase(First, Last), {Begin, End});
+}
+
+void ByteRanges::remove(size_t Begin, size_t End) {
+  if (Begin >= End)
+    return;
+  std::vector<Range> Kept;
+  Kept.reserve(Ranges.size() + 1);
+  for (const Range &R : Ranges) {
+    if (R.second <= Begin || R.first >= End) {
+      Kept.push_back(R);
+      continue;
+    }
+    if (R.first < Begin)
+      Kept.push_back({R.first, Begin});
+    if (R.second > End)
+      Kept.push_back({End, R.second});
+  }
+  Ranges.swap(Kept);
+}
+
+std::vector<ByteRanges::Range> ByteRanges::missing(size_t Begin,
+                                                   size_t End) const {
+  std::vector<Range> Gaps;
+  size_t At = Begin;
+  for (const Range &R : Ranges) {
+    if (R.second <= At)
+      continue;
+    if (R.first >= End)
+      break;
+    if (R.first > At)
+      Gaps.push_back({At, R.first});
+    At = R.second;
+    if (At >= End)
+      break;
+  }
+  if (At < End)
+    Gaps.push_back({At, End});
+  return Gaps;
+}
+
+/// Transfers of the bytes Gaps of Root between its host copy and Mine.
+static void addTransfers(std::vector<Transfer> &To, Transfer::Direction D,
+                         MemObject &Root, const DeviceCopies::Copy &Mine,
+                         const std::vector<ByteRanges::Range> &Gaps) {
+  for (const ByteRanges::Range &G : Gaps)
+    To.push_back({D, Mine.Address + G.first, Root.storage() + G.first,
+                  G.second - G.first});
 }
 
 void trackBufferUsesSlow(const Context &Ctx, const Device &Dev, Command &Cmd,
@@ -97,38 +161,35 @@ void trackBufferUsesSlow(const Context &Ctx, const Device &Dev, Command &Cmd,
     DeviceCopies *C = Root.deviceCopies();
     if (!C)
       continue; // an image: no copies, and no device of its own memory uses it
-    size_t Begin = U.Mem->origin() + U.Offset;
+    size_t Begin = U.Mem->origin() + U.Offset, End = Begin + U.Size;
     std::lock_guard<std::mutex> Guard(C->Lock);
     if (!OwnMemory) {
       // Dev works in the host copy, which is current in every context with
       // such a device: the others' copies are stale after a write.
       if (U.Writes)
         for (DeviceCopies::Copy &Other : C->Copies)
-          Other.Current = false;
+          Other.Current.remove(Begin, End);
       continue;
     }
     DeviceCopies::Copy *Mine = C->find(Dev);
     if (!Mine)
       continue; // cannot happen: each such device of the context has one
-    if (!Mine->Current) {
-      // Stale here means the host copy is current: only single-device
-      // contexts let it go stale, and then only behind this very copy.
-      bool Overwritten =
-          U.Writes && !U.Reads && Begin == 0 && U.Size == Root.size();
-      if (!Overwritten)
-        Cmd.Before.push_back(
-            {Dir::ToDevice, Mine->Address, Root.storage(), Root.size()});
-      Mine->Current = true;
-    }
+    // What is stale here is current in the host copy: only single-device
+    // contexts let that go stale, and then only where this copy is current.
+    // A use that only writes (a contiguous range) fetches nothing.
+    if (U.Reads || !U.Writes)
+      addTransfers(Cmd.Before, Dir::ToDevice, Root, *Mine,
+                   Mine->Current.missing(Begin, End));
+    Mine->Current.add(Begin, End);
     if (!U.Writes)
       continue;
     for (DeviceCopies::Copy &Other : C->Copies)
-      Other.Current = &Other == Mine;
+      if (&Other != Mine)
+        Other.Current.remove(Begin, End);
     if (Ctx.keepsHostCopyCurrent())
-      Cmd.After.push_back(
-          {Dir::ToHost, Mine->Address + Begin, Root.storage() + Begin, U.Size});
+      addTransfers(Cmd.After, Dir::ToHost, Root, *Mine, {{Begin, End}});
     else
-      C->HostCurrent = false;
+      C->HostCurrent.remove(Begin, End);
   }
 }
 
@@ -232,9 +293,9 @@ static cl_mem createBuffer(cl_context C, const cl_mem_properties *Properties,
 }
 
 /// clEnqueueMapBuffer's bookkeeping where Mem has device copies: the
-/// mapping is the host copy, fetched from Dev's copy when that one alone
-/// is current (not for CL_MAP_WRITE_INVALIDATE_REGION, which fetches
-/// nothing); the mapping is remembered for its unmap.
+/// mapping is the host copy, its stale bytes fetched from Dev's copy (not
+/// for CL_MAP_WRITE_INVALIDATE_REGION, which fetches nothing); the mapping
+/// is remembered for its unmap.
 static void trackMap(const Device &Dev, Command &Cmd, MemObject &Mem,
                      size_t Offset, size_t Size, cl_map_flags Flags,
                      const void *Ptr) {
@@ -247,17 +308,20 @@ static void trackMap(const Device &Dev, Command &Cmd, MemObject &Mem,
   C->Mappings.push_back(
       {Ptr, Begin, Size,
        (Flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0});
-  if (C->HostCurrent || (Flags & CL_MAP_WRITE_INVALIDATE_REGION))
+  if (Flags & CL_MAP_WRITE_INVALIDATE_REGION)
     return;
-  // The host copy is stale only in a context of this one device.
+  // The host copy is stale only in a context of this one device, and
+  // there only where this device's copy is current.
   DeviceCopies::Copy *Mine = C->find(Dev);
-  if (Mine && Mine->Current)
-    Cmd.Before.push_back(
-        {Dir::ToHost, Mine->Address + Begin, Root.storage() + Begin, Size});
+  if (!Mine)
+    return;
+  addTransfers(Cmd.Before, Dir::ToHost, Root, *Mine,
+               C->HostCurrent.missing(Begin, Begin + Size));
+  C->HostCurrent.add(Begin, Begin + Size);
 }
 
-/// clEnqueueUnmapMemObject's: a writable mapping's range goes to Dev's
-/// copy if that one is current; every other device copy is stale.
+/// clEnqueueUnmapMemObject's: a writable mapping's range, current in the
+/// host copy, goes to Dev's copy, and is stale in the others.
 static void trackUnmap(const Device &Dev, Command &Cmd, MemObject &Mem,
                        const void *Ptr) {
   DeviceCopies *C = Mem.deviceCopies();
@@ -274,12 +338,16 @@ static void trackUnmap(const Device &Dev, Command &Cmd, MemObject &Mem,
   C->Mappings.erase(It);
   if (!M.Writes)
     return;
+  size_t End = M.Offset + M.Size;
   DeviceCopies::Copy *Mine = C->find(Dev);
-  if (Mine && Mine->Current)
-    Cmd.Before.push_back({Dir::ToDevice, Mine->Address + M.Offset,
-                          Root.storage() + M.Offset, M.Size});
   for (DeviceCopies::Copy &Other : C->Copies)
-    Other.Current = &Other == Mine && Mine->Current;
+    if (&Other != Mine)
+      Other.Current.remove(M.Offset, End);
+  C->HostCurrent.add(M.Offset, End);
+  if (!Mine)
+    return;
+  addTransfers(Cmd.Before, Dir::ToDevice, Root, *Mine, {{M.Offset, End}});
+  Mine->Current.add(M.Offset, End);
 }
 
 /// clEnqueueMigrateMemObjects's: to the host, the host copy is fetched if
@@ -294,20 +362,22 @@ static void trackMigration(const Device &Dev, Command &Cmd, MemObject &Mem,
   bool Undefined = Flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
   std::lock_guard<std::mutex> Guard(C->Lock);
   DeviceCopies::Copy *Mine = C->find(Dev);
+  size_t End = Root.size();
   if (Flags & CL_MIGRATE_MEM_OBJECT_HOST) {
-    // Stale host copy: a context of this one device, whose copy is current.
-    if (!C->HostCurrent && !Undefined && Mine && Mine->Current)
-      Cmd.Before.push_back(
-          {Dir::ToHost, Mine->Address, Root.storage(), Root.size()});
-    C->HostCurrent = true;
+    // A stale host byte is current on this device: the host copy goes
+    // stale only in a context of this one device.
+    if (!Undefined && Mine)
+      addTransfers(Cmd.Before, Dir::ToHost, Root, *Mine,
+                   C->HostCurrent.missing(0, End));
+    C->HostCurrent.add(0, End);
     return;
   }
   if (!Mine)
     return; // Dev works in the host copy
-  if (!Mine->Current && !Undefined)
-    Cmd.Before.push_back(
-        {Dir::ToDevice, Mine->Address, Root.storage(), Root.size()});
-  Mine->Current = true;
+  if (!Undefined)
+    addTransfers(Cmd.Before, Dir::ToDevice, Root, *Mine,
+                 Mine->Current.missing(0, End));
+  Mine->Current.add(0, End);
 }
 
 /// Validates what every buffer transfer checks, in the specification's order.

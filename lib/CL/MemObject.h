@@ -21,24 +21,41 @@
 #include <initializer_list>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 namespace weft {
 
 struct ImageInfo;
 
+/// Disjoint byte ranges [first, second) of a buffer, in address order.
+class ByteRanges {
+public:
+  using Range = std::pair<size_t, size_t>;
+  void add(size_t Begin, size_t End);
+  void remove(size_t Begin, size_t End);
+  /// The parts of [Begin, End) outside the set.
+  std::vector<Range> missing(size_t Begin, size_t End) const;
+
+private:
+  std::vector<Range> Ranges;
+};
+
 /// The copies of a buffer on the devices of its context that have memory
-/// of their own, and which copies hold the buffer's current contents, at
-/// whole-buffer granularity. Kept by top-level buffers only (a sub-buffer
-/// is a range of its parent's copies); absent in contexts where every
-/// device shares host memory. The state is that after every command
-/// enqueued so far: OpenCL makes applications order conflicting accesses
-/// with events, so enqueue order is the order that matters.
+/// of their own, and which bytes of which copies (the host's included)
+/// hold the buffer's current contents; every byte is current in at least
+/// one. Kept by top-level buffers only (a sub-buffer is a range of its
+/// parent's copies); absent in contexts where every device shares host
+/// memory. The state is that after every command enqueued so far: OpenCL
+/// makes applications order conflicting accesses with events, so enqueue
+/// order is the order that matters. Ranges, not whole buffers: two devices
+/// may work on disjoint sub-buffers of one buffer at the same time, and
+/// neither may fetch, and count current, the other's range meanwhile.
 struct DeviceCopies {
   struct Copy {
     const Device *Dev;
     unsigned char *Address; ///< from Dev's allocate()
-    bool Current;
+    ByteRanges Current;
   };
   /// A mapping (clEnqueueMapBuffer) not unmapped yet: a writable one
   /// uploads its range when it is unmapped.
@@ -48,7 +65,7 @@ struct DeviceCopies {
     bool Writes;
   };
   std::mutex Lock;
-  bool HostCurrent = true;
+  ByteRanges HostCurrent;
   std::vector<Copy> Copies;
   std::vector<Mapping> Mappings;
 

@@ -17,6 +17,7 @@
 
 #include "TestCommon.h"
 
+#include <algorithm>
 #include <numeric>
 
 using namespace weft_test;
@@ -588,6 +589,107 @@ TEST(DeviceMemoryMixed, DevicesTakeTurnsOnBuffers) {
           EXPECT_EQ(Host, iota(N, static_cast<cl_int>(A * 1000 + B)))
               << "COPY_HOST_PTR memory is the application's alone";
       }
+}
+
+/// Two devices of one context work at the same time on the two halves of
+/// a buffer (sub-buffers, no event between them), then each works on the
+/// half the other wrote: neither may count the other's half current from
+/// before it was written.
+TEST(DeviceMemoryMixed, DisjointSubBuffersAtOnce) {
+  std::vector<cl_device_id> Devices = allDevices();
+  ASSERT_FALSE(Devices.empty());
+  if (Devices.size() < 2)
+    GTEST_SKIP() << "one device";
+  cl_int Err = CL_SUCCESS;
+  ContextRef Context(clCreateContext(nullptr,
+                                     static_cast<cl_uint>(Devices.size()),
+                                     Devices.data(), nullptr, nullptr, &Err));
+  ASSERT_CL_OK(Err);
+  const char *Source = Kernels;
+  ProgramRef Program(
+      clCreateProgramWithSource(Context, 1, &Source, nullptr, &Err));
+  ASSERT_CL_OK(Err);
+  ASSERT_CL_OK(clBuildProgram(Program, 0, nullptr, "", nullptr, nullptr));
+  std::vector<QueueRef> Queues;
+  size_t Align = 0;
+  for (cl_device_id D : Devices) {
+    Queues.emplace_back(
+        clCreateCommandQueueWithProperties(Context, D, nullptr, &Err));
+    ASSERT_CL_OK(Err);
+    Align = std::max<size_t>(
+        Align, deviceInfo<cl_uint>(D, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8);
+  }
+  const size_t Half = std::max<size_t>(Align / sizeof(cl_int), 1024);
+  const size_t N = 2 * Half;
+  for (size_t A = 0; A < Devices.size(); ++A)
+    for (size_t B = 0; B < Devices.size(); ++B) {
+      if (A == B)
+        continue;
+      SCOPED_TRACE("device " + std::to_string(A) + " on the first half, " +
+                   std::to_string(B) + " on the second");
+      std::vector<cl_int> Ref = iota(N, 3);
+      MemRef Parent(clCreateBuffer(Context,
+                                   CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                   N * sizeof(cl_int), Ref.data(), &Err));
+      ASSERT_CL_OK(Err);
+      MemRef Halves[2];
+      for (size_t H = 0; H < 2; ++H) {
+        cl_buffer_region Region{H * Half * sizeof(cl_int),
+                                Half * sizeof(cl_int)};
+        Halves[H].reset(clCreateSubBuffer(Parent, CL_MEM_READ_WRITE,
+                                          CL_BUFFER_CREATE_TYPE_REGION, &Region,
+                                          &Err));
+        ASSERT_CL_OK(Err);
+      }
+      // A's command on the first half waits for a gate opened only after
+      // B's command on the second half is done: B runs first, A later,
+      // though A's was enqueued first.
+      EventRef Gate(clCreateUserEvent(Context, &Err));
+      ASSERT_CL_OK(Err);
+      KernelRef AddOne(clCreateKernel(Program, "addOne", &Err));
+      ASSERT_CL_OK(Err);
+      KernelRef Twice(clCreateKernel(Program, "twice", &Err));
+      ASSERT_CL_OK(Err);
+      EventRef OnFirst, OnSecond;
+      cl_event Wait = Gate;
+      ASSERT_CL_OK(clSetKernelArg(AddOne, 0, sizeof(cl_mem), &Halves[0]));
+      ASSERT_CL_OK(clEnqueueNDRangeKernel(Queues[A], AddOne, 1, nullptr, &Half,
+                                          nullptr, 1, &Wait, OnFirst.out()));
+      ASSERT_CL_OK(clSetKernelArg(Twice, 0, sizeof(cl_mem), &Halves[1]));
+      ASSERT_CL_OK(clEnqueueNDRangeKernel(Queues[B], Twice, 1, nullptr, &Half,
+                                          nullptr, 0, nullptr, OnSecond.out()));
+      ASSERT_CL_OK(clFinish(Queues[B]));
+      ASSERT_CL_OK(clSetUserEventStatus(Gate, CL_COMPLETE));
+      for (size_t I = 0; I < Half; ++I) {
+        Ref[I] += 1;
+        Ref[Half + I] *= 2;
+      }
+      // Now each device takes the other's half.
+      cl_event Both[] = {OnFirst.get(), OnSecond.get()};
+      EventRef Crossed[2];
+      KernelRef AddOne2(clCreateKernel(Program, "addOne", &Err));
+      ASSERT_CL_OK(Err);
+      ASSERT_CL_OK(clSetKernelArg(AddOne2, 0, sizeof(cl_mem), &Halves[0]));
+      ASSERT_CL_OK(clEnqueueNDRangeKernel(Queues[B], AddOne2, 1, nullptr, &Half,
+                                          nullptr, 2, Both, Crossed[0].out()));
+      KernelRef Twice2(clCreateKernel(Program, "twice", &Err));
+      ASSERT_CL_OK(Err);
+      ASSERT_CL_OK(clSetKernelArg(Twice2, 0, sizeof(cl_mem), &Halves[1]));
+      ASSERT_CL_OK(clEnqueueNDRangeKernel(Queues[A], Twice2, 1, nullptr, &Half,
+                                          nullptr, 2, Both, Crossed[1].out()));
+      for (size_t I = 0; I < Half; ++I) {
+        Ref[I] += 1;
+        Ref[Half + I] *= 2;
+      }
+      cl_event Last[] = {Crossed[0].get(), Crossed[1].get()};
+      for (size_t Q : {A, B}) {
+        std::vector<cl_int> Got(N, 0);
+        ASSERT_CL_OK(clEnqueueReadBuffer(Queues[Q], Parent, CL_TRUE, 0,
+                                         N * sizeof(cl_int), Got.data(), 2,
+                                         Last, nullptr));
+        EXPECT_EQ(Got, Ref) << "read on device " << Q;
+      }
+    }
 }
 
 } // namespace
