@@ -111,9 +111,10 @@ public:
     CpuDriver::adoptKernelCode(Bitcode, Kernel, LocalSize, Code);
   }
 
-  /// The local size of an NDRange enqueued without one. The default suits
-  /// a SIMD back half; a device whose compiler unrolls work-item loops
-  /// wants smaller groups.
+  /// The local size of an NDRange enqueued without one. The default aims at
+  /// long SIMD work-item loops and a few groups per compute unit; a device
+  /// whose groups cost something else (local memory, unrolled code size)
+  /// picks its own here.
   void chooseLocalSize(cl_uint WorkDim, const size_t GlobalSize[3],
                        size_t LocalSize[3]) const override {
     DeviceDriver::chooseLocalSize(WorkDim, GlobalSize, LocalSize);
