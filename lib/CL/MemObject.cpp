@@ -40,8 +40,11 @@ void MemObject::destroy() {
     It->first(this, It->second);
   Image.reset();
   if (Copies)
-    for (const DeviceCopies::Copy &C : Copies->Copies)
+    for (const DeviceCopies::Copy &C : Copies->Copies) {
       C.Dev->driver().deallocate(C.Address);
+      if (C.LastFetch)
+        C.LastFetch->releaseInternal();
+    }
   if (OwnsStorage)
     freeHostMemory(Storage);
   if (Parent)
@@ -143,6 +146,32 @@ std::vector<ByteRanges::Range> ByteRanges::missing(size_t Begin,
   return Gaps;
 }
 
+/// A fetch into a device copy is a write the application does not see: a
+/// command of the device that counts on it must run after the command that
+/// makes it, even when the application orders the two by nothing (both
+/// only read the buffer, from two queues or an out-of-order one). Cmd
+/// waits for the copy's last fetch, and becomes it when Fetches.
+static void orderAfterFetch(DeviceCopies::Copy &Mine, Command &Cmd,
+                            bool Fetches) {
+  auto *E = static_cast<Event *>(Cmd.RuntimeData);
+  if (!E)
+    return;
+  if (Mine.LastFetch && Mine.LastFetch != E) {
+    if (Mine.LastFetch->status() > CL_COMPLETE)
+      E->addDependency(Mine.LastFetch, /*PropagatesFailure=*/false);
+    else if (!Fetches) {
+      Mine.LastFetch->releaseInternal();
+      Mine.LastFetch = nullptr;
+    }
+  }
+  if (Fetches && Mine.LastFetch != E) {
+    E->retainInternal();
+    if (Mine.LastFetch)
+      Mine.LastFetch->releaseInternal();
+    Mine.LastFetch = E;
+  }
+}
+
 /// Transfers of the bytes Gaps of Root between its host copy and Mine.
 static void addTransfers(std::vector<Transfer> &To, Transfer::Direction D,
                          MemObject &Root, const DeviceCopies::Copy &Mine,
@@ -177,10 +206,12 @@ void trackBufferUsesSlow(const Context &Ctx, const Device &Dev, Command &Cmd,
     // What is stale here is current in the host copy: only single-device
     // contexts let that go stale, and then only where this copy is current.
     // A use that only writes (a contiguous range) fetches nothing.
+    size_t Fetches = Cmd.Before.size();
     if (U.Reads || !U.Writes)
       addTransfers(Cmd.Before, Dir::ToDevice, Root, *Mine,
                    Mine->Current.missing(Begin, End));
     Mine->Current.add(Begin, End);
+    orderAfterFetch(*Mine, Cmd, Cmd.Before.size() > Fetches);
     if (!U.Writes)
       continue;
     for (DeviceCopies::Copy &Other : C->Copies)
@@ -348,6 +379,7 @@ static void trackUnmap(const Device &Dev, Command &Cmd, MemObject &Mem,
     return;
   addTransfers(Cmd.Before, Dir::ToDevice, Root, *Mine, {{M.Offset, End}});
   Mine->Current.add(M.Offset, End);
+  orderAfterFetch(*Mine, Cmd, true);
 }
 
 /// clEnqueueMigrateMemObjects's: to the host, the host copy is fetched if
@@ -374,10 +406,12 @@ static void trackMigration(const Device &Dev, Command &Cmd, MemObject &Mem,
   }
   if (!Mine)
     return; // Dev works in the host copy
+  size_t Fetches = Cmd.Before.size();
   if (!Undefined)
     addTransfers(Cmd.Before, Dir::ToDevice, Root, *Mine,
                  Mine->Current.missing(0, End));
   Mine->Current.add(0, End);
+  orderAfterFetch(*Mine, Cmd, Cmd.Before.size() > Fetches);
 }
 
 /// Validates what every buffer transfer checks, in the specification's order.
@@ -690,11 +724,11 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(
     return Err;
   if (cl_int Err = validateWaitList(NumEvents, WaitList, &Queue->context()))
     return Err;
-  trackBufferUses(Queue->context(), Queue->device(), Cmd,
-                  {{Src, SrcOffset, Size, true, false},
-                   {Dst, DstOffset, Size, false, true}});
   Event *E = Queue->beginCommand(CL_COMMAND_COPY_BUFFER, NumEvents, WaitList);
   E->setCommand(std::move(Cmd));
+  trackBufferUses(Queue->context(), Queue->device(), E->command(),
+                  {{Src, SrcOffset, Size, true, false},
+                   {Dst, DstOffset, Size, false, true}});
   holdUntilComplete(E, Src);
   holdUntilComplete(E, Dst);
   return Queue->finishEnqueue(E, EventRet);
@@ -714,10 +748,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(
     return Err;
   if (cl_int Err = validateWaitList(NumEvents, WaitList, &Queue->context()))
     return Err;
-  trackBufferUses(Queue->context(), Queue->device(), Cmd,
-                  {{Mem, Offset, Size, false, true}});
   Event *E = Queue->beginCommand(CL_COMMAND_FILL_BUFFER, NumEvents, WaitList);
   E->setCommand(std::move(Cmd));
+  trackBufferUses(Queue->context(), Queue->device(), E->command(),
+                  {{Mem, Offset, Size, false, true}});
   holdUntilComplete(E, Mem);
   return Queue->finishEnqueue(E, EventRet);
 }
@@ -1010,18 +1044,19 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(
           *Queue, Src, Dst, SrcOrigin, DstOrigin, Region, SrcRowPitch,
           SrcSlicePitch, DstRowPitch, DstSlicePitch, Cmd))
     return Err;
+  Event *E =
+      Queue->beginCommand(CL_COMMAND_COPY_BUFFER_RECT, NumEvents, WaitList);
+  E->setCommand(std::move(Cmd));
   if (Queue->context().hasOwnMemoryDevice()) {
-    RectSide From{SrcOrigin, Cmd.Rect.SrcRowPitch, Cmd.Rect.SrcSlicePitch};
-    RectSide To{DstOrigin, Cmd.Rect.DstRowPitch, Cmd.Rect.DstSlicePitch};
-    trackBufferUses(Queue->context(), Queue->device(), Cmd,
+    const RectCopy &R = E->command().Rect;
+    RectSide From{SrcOrigin, R.SrcRowPitch, R.SrcSlicePitch};
+    RectSide To{DstOrigin, R.DstRowPitch, R.DstSlicePitch};
+    trackBufferUses(Queue->context(), Queue->device(), E->command(),
                     {{Src, rectOffset(From), rectSpan(From, Region), true,
                       false},
                      {Dst, rectOffset(To), rectSpan(To, Region), true,
                       true}});
   }
-  Event *E =
-      Queue->beginCommand(CL_COMMAND_COPY_BUFFER_RECT, NumEvents, WaitList);
-  E->setCommand(std::move(Cmd));
   holdUntilComplete(E, Src);
   holdUntilComplete(E, Dst);
   return Queue->finishEnqueue(E, EventRet);

@@ -26,6 +26,7 @@
 
 namespace weft {
 
+class Event;
 struct ImageInfo;
 
 /// Disjoint byte ranges [first, second) of a buffer, in address order.
@@ -56,6 +57,9 @@ struct DeviceCopies {
     const Device *Dev;
     unsigned char *Address; ///< from Dev's allocate()
     ByteRanges Current;
+    /// The last command that fetched into this copy (held), which later
+    /// commands of Dev using the buffer wait for.
+    Event *LastFetch = nullptr;
   };
   /// A mapping (clEnqueueMapBuffer) not unmapped yet: a writable one
   /// uploads its range when it is unmapped.

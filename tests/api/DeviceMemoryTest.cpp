@@ -18,7 +18,9 @@
 #include "TestCommon.h"
 
 #include <algorithm>
+#include <chrono>
 #include <numeric>
+#include <thread>
 
 using namespace weft_test;
 
@@ -500,6 +502,52 @@ TEST_P(DeviceMemory, ProfiledCommandsFollowOneAnother) {
     PreviousEnd = End;
   }
   EXPECT_EQ(Host[0], 8) << "eight launches before the last read";
+}
+
+TEST_P(DeviceMemory, ReadersOnTwoQueuesShareAFetch) {
+  // Two commands that only read a buffer need no order between them; the
+  // first enqueued fetches the buffer to a device with memory of its own,
+  // and the second, on another queue of the device, must still find the
+  // contents although it could start first (the first waits for a gate).
+  const size_t N = 64;
+  std::vector<cl_int> In = iota(N, 1);
+  MemRef InBuf(makeBufferFrom(In, CL_MEM_READ_ONLY));
+  MemRef Out1(makeBuffer(CL_MEM_READ_WRITE, N * sizeof(cl_int)));
+  MemRef Out2(makeBuffer(CL_MEM_READ_WRITE, N * sizeof(cl_int)));
+  cl_int Err = CL_SUCCESS;
+  QueueRef Other(
+      clCreateCommandQueueWithProperties(Context, Device, nullptr, &Err));
+  ASSERT_CL_OK(Err);
+  EventRef Gate(clCreateUserEvent(Context, &Err));
+  ASSERT_CL_OK(Err);
+  cl_int Count = static_cast<cl_int>(N);
+  KernelRef K1(kernel("sumConstant")), K2(kernel("sumConstant"));
+  for (cl_kernel K : {K1.get(), K2.get()}) {
+    ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &InBuf));
+    ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(Count), &Count));
+  }
+  ASSERT_CL_OK(clSetKernelArg(K1, 0, sizeof(cl_mem), &Out1));
+  ASSERT_CL_OK(clSetKernelArg(K2, 0, sizeof(cl_mem), &Out2));
+  cl_event Wait = Gate;
+  EventRef First, Second;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K1, 1, nullptr, &N, nullptr, 1,
+                                      &Wait, First.out()));
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Other, K2, 1, nullptr, &N, nullptr, 0,
+                                      nullptr, Second.out()));
+  ASSERT_CL_OK(clFlush(Other));
+  // Long enough for the second to have run, had nothing held it.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_CL_OK(clSetUserEventStatus(Gate, CL_COMPLETE));
+  ASSERT_CL_OK(clFinish(Queue));
+  ASSERT_CL_OK(clFinish(Other));
+  std::vector<cl_int> Ref(N);
+  for (size_t I = 0; I < N; ++I)
+    Ref[I] = static_cast<cl_int>(N * (N + 1) / 2 + I);
+  EXPECT_EQ(readAll(Out1, N), Ref);
+  std::vector<cl_int> Got(N);
+  ASSERT_CL_OK(clEnqueueReadBuffer(Other, Out2, CL_TRUE, 0, N * sizeof(cl_int),
+                                   Got.data(), 0, nullptr, nullptr));
+  EXPECT_EQ(Got, Ref);
 }
 
 WEFT_INSTANTIATE_DEVICE_TEST(DeviceMemory);
