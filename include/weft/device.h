@@ -7,8 +7,10 @@
 //   * owns the device's memory: allocate()/deallocate() return addresses in
 //     the device's address space. Drivers whose device reads host memory
 //     directly say so with sharesHostMemory(); the runtime then places
-//     buffers in host memory and passes their host addresses. Drivers with
-//     memory of their own get explicit ReadBuffer/WriteBuffer commands;
+//     buffers in host memory and passes their host addresses. For drivers
+//     with memory of their own the runtime keeps a host copy of every
+//     buffer and a copy in the device's memory, and gives each command the
+//     copies between the two that it needs (Command::Before/After);
 //   * turns a built kernel into something it can run (prepareKernel), once
 //     per kernel and local size, before any command that uses it is queued;
 //   * runs commands handed to it by submit() once all their dependencies
