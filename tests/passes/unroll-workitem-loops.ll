@@ -1,7 +1,7 @@
 ; The innermost work-item loop (x, parallel and holding no other parallel
 ; loop) is asked to unroll by WEFT_ACCELSIM_UNROLL (4 by default), its
-; earlier unroll request dropped; the y loop around it keeps its own
-; metadata. Each access of a parallel group gets !weft.workitem.access
+; earlier unroll request dropped; the y loop around it is kept rolled
+; (unroll.disable). Each access of a parallel group gets !weft.workitem.access
 ; {group, position among the group's accesses}; the access outside any
 ; group gets none.
 ; RUN: weft-opt -passes=weft-unroll-workitem-loops -S %s | FileCheck %s
@@ -17,8 +17,8 @@
 ; CHECK-DAG: [[T1]] = !{[[X]], i32 1}
 ; CHECK-DAG: [[XL]] = distinct !{[[XL]], [[XP:![0-9]+]], [[U:![0-9]+]]}
 ; CHECK-DAG: [[U]] = !{!"llvm.loop.unroll.count", i32 4}
-; CHECK-DAG: [[YL]] = distinct !{[[YL]], [[YP:![0-9]+]]}
-; CHECK-NOT: llvm.loop.unroll.disable
+; CHECK-DAG: [[YL]] = distinct !{[[YL]], [[YP:![0-9]+]], [[D:![0-9]+]]}
+; CHECK-DAG: [[D]] = !{!"llvm.loop.unroll.disable"}
 
 ; OFF: br i1 %xdone, label %ylatch, label %xloop, !llvm.loop [[XL:![0-9]+]]
 ; OFF: [[XL]] = distinct !{[[XL]], {{![0-9]+}}, [[D:![0-9]+]]}

@@ -9,7 +9,8 @@
 // such loop, normally the x loop) is asked to be unrolled by Factor
 // (llvm.loop.unroll.count, replacing any other unroll request such as
 // RollWorkItemLoops' disable): O3's loop unroller does it, with a remainder
-// loop when the trip count is not known to be a multiple.
+// loop when the trip count is not known to be a multiple. The work-item
+// loops around it stay loops (llvm.loop.unroll.disable).
 //
 // The copies of one access in the unrolled body are accesses of different
 // work-items, independent by the loop's annotation, but AA cannot tell
@@ -151,24 +152,28 @@ PreservedAnalyses UnrollWorkItemLoopsPass::run(Function &F,
     }
   }
   // Only the innermost work-item loops: unrolling the y loop around an x
-  // loop only copies the x loop (LLVM's unroller would, when forced). A
-  // kernel loop inside the x loop does not stop it: O3 may unroll that one
-  // whole (DCT's 8-trip loops); if it stays (a trip count known only at
-  // run time, WEFT_HORIZONTAL=0), the copies are only more code, each
-  // block still counted for what it runs.
+  // loop only copies the x loop, so the y and z loops are kept rolled
+  // (unroll.disable: O3's full unrolling would take 8-trip ones whole, 8
+  // copies of the x loop for no operation more per block). A kernel loop
+  // inside the x loop does not stop the x loop's unrolling: O3 may unroll
+  // that one whole (DCT's 8-trip products); if it stays (a trip count known
+  // only at run time, WEFT_HORIZONTAL=0), the copies are only more code,
+  // each block still counted for what it runs.
   SmallPtrSet<const Loop *, 8> HasParallelInside;
   for (Loop *L : LI.getLoopsInPreorder())
     if (!parallelGroups(*L).empty())
       for (Loop *Outer = L->getParentLoop(); Outer;
            Outer = Outer->getParentLoop())
         HasParallelInside.insert(Outer);
-  for (Loop *L : LI.getLoopsInPreorder())
-    if (!parallelGroups(*L).empty() && !HasParallelInside.count(L)) {
-      L->setLoopID(withUnrollCount(*L, Factor));
-      LLVM_DEBUG(dbgs() << "unroll by " << Factor << ": "
-                        << L->getHeader()->getName() << "\n");
-      Changed = true;
-    }
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    if (parallelGroups(*L).empty())
+      continue;
+    unsigned Count = HasParallelInside.count(L) ? 1 : Factor;
+    L->setLoopID(withUnrollCount(*L, Count));
+    LLVM_DEBUG(dbgs() << "unroll by " << Count << ": "
+                      << L->getHeader()->getName() << "\n");
+    Changed = true;
+  }
   if (!Changed)
     return PreservedAnalyses::all();
   PreservedAnalyses PA;
