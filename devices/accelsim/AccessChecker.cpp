@@ -47,7 +47,9 @@ struct AccessCheck::State {
   std::vector<ChunkAllocator::Allocation> Buffers;
   bool ScratchDropped = false;
   LauncherFn Real = nullptr;
-  /// The running work-group's local memory.
+  /// The running work-group: its local memory, and its place in the
+  /// NDRange for the global ids.
+  const WorkGroupContext *Group = nullptr;
   uintptr_t LocalBase = 0;
   uint64_t LocalSize = 0;
 
@@ -56,7 +58,7 @@ struct AccessCheck::State {
     uintptr_t Address = 0;
     uint64_t Bytes = 0;
     uint32_t Flags = 0;
-    uint64_t Id[3] = {0, 0, 0};
+    uint64_t Id[3] = {0, 0, 0}; ///< global ids
     uintptr_t Base = 0;
     uintptr_t LocalBase = 0;
     uint64_t LocalSize = 0;
@@ -101,7 +103,8 @@ allocationBelow(const std::vector<ChunkAllocator::Allocation> &Buffers,
 }
 
 void *checkedAddress(void *Address, uint64_t Bytes, uint32_t Flags,
-                     uint64_t Id0, uint64_t Id1, uint64_t Id2, void *Base) {
+                     uint64_t Local0, uint64_t Local1, uint64_t Local2,
+                     void *Base) {
   AccessCheck::State *S = Current;
   if (!S || Bytes == 0)
     return Address;
@@ -110,16 +113,24 @@ void *checkedAddress(void *Address, uint64_t Bytes, uint32_t Flags,
   if (Local ? within(A, Bytes, S->LocalBase, S->LocalSize)
             : S->inBuffer(A, Bytes, reinterpret_cast<uintptr_t>(Base)))
     return Address;
-  if (S->Count++ == 0)
-    S->First = {A,           Bytes,        Flags,
-                {Id0, Id1, Id2}, reinterpret_cast<uintptr_t>(Base),
-                S->LocalBase, S->LocalSize};
+  if (S->Count++ == 0) {
+    const uint64_t Local[3] = {Local0, Local1, Local2};
+    AccessCheck::State::Violation &V = S->First;
+    V = {A, Bytes, Flags, {}, reinterpret_cast<uintptr_t>(Base),
+         S->LocalBase, S->LocalSize};
+    // get_global_id as ResolveWorkItemFunctions computes it.
+    const WorkGroupContext &G = *S->Group;
+    for (unsigned D = 0; D < 3; ++D)
+      V.Id[D] = G.GroupId[D] * G.EnqueuedLocalSize[D] + Local[D] +
+                G.GlobalOffset[D];
+  }
   return S->sink(Bytes);
 }
 
 /// The launcher the checked launch calls instead of its own.
 void checkedLaunch(void *const *Args, const WorkGroupContext *Ctx) {
   AccessCheck::State &S = *Current;
+  S.Group = Ctx;
   S.LocalBase = reinterpret_cast<uintptr_t>(Ctx->LocalMemory);
   S.LocalSize = Ctx->LocalMemory ? Ctx->LocalMemorySize : 0;
   if (!S.ScratchDropped) {

@@ -76,13 +76,14 @@ struct TargetDesc {
 /// to global (address space 1), constant (2) or local (3) memory,
 ///
 ///   T *<CheckedAddressSymbol>.p<space>(T *Address, uint64_t Bytes,
-///                                      uint32_t Flags, uint64_t GlobalId0,
-///                                      uint64_t GlobalId1, uint64_t GlobalId2,
+///                                      uint32_t Flags, uint64_t LocalId0,
+///                                      uint64_t LocalId1, uint64_t LocalId2,
 ///                                      T *Base)
 ///
 /// and accesses the address it returns instead: Address when the access is
 /// in bounds, otherwise memory of at least Bytes that nothing else uses, so
-/// the kernel goes on without touching what it must not. Base: the kernel
+/// the kernel goes on without touching what it must not. The local ids name
+/// the work-item within the running work-group. Base: the kernel
 /// argument or program variable Address derives from (the access must stay
 /// in the memory Base points into), or null when unknown. Flags: the
 /// CheckedAccess bits and the address space shifted by CheckedAccessSpaceShift.

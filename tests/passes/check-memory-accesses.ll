@@ -1,7 +1,7 @@
 ; Under WEFT_ACCELSIM_CHECK=1 every access to global, constant and local
 ; memory takes its address from __weft_checked_address.p<space>, with the
 ; access's size, read/write flags and address space (bits 8 and up), and the
-; work-item's global ids asked for right before it, and the kernel argument
+; work-item's local ids asked for right before it, and the kernel argument
 ; or program variable it derives from (null if none, and for local memory,
 ; which is checked as a whole). Private memory and the
 ; program's own __constant tables are left alone; a memcpy's length drops to
@@ -27,9 +27,9 @@ entry:
   %src = getelementptr <4 x float>, ptr addrspace(1) %in, i64 %i
 ; A 16-byte global read: flags 1 | 1 << 8.
 ; CHECK:      %src = getelementptr
-; CHECK-NEXT: [[G0:%.*]] = call i64 @_Z13get_global_idj(i32 0)
-; CHECK-NEXT: [[G1:%.*]] = call i64 @_Z13get_global_idj(i32 1)
-; CHECK-NEXT: [[G2:%.*]] = call i64 @_Z13get_global_idj(i32 2)
+; CHECK-NEXT: [[G0:%.*]] = call i64 @_Z12get_local_idj(i32 0)
+; CHECK-NEXT: [[G1:%.*]] = call i64 @_Z12get_local_idj(i32 1)
+; CHECK-NEXT: [[G2:%.*]] = call i64 @_Z12get_local_idj(i32 2)
 ; CHECK-NEXT: [[SRC:%.*]] = call ptr addrspace(1) @__weft_checked_address.p1(ptr addrspace(1) %src, i64 16, i32 257, i64 [[G0]], i64 [[G1]], i64 [[G2]], ptr addrspace(1) %in)
 ; CHECK-NEXT: %v = load <4 x float>, ptr addrspace(1) [[SRC]]
   %v = load <4 x float>, ptr addrspace(1) %src, align 16

@@ -9,9 +9,9 @@
 //
 //   %v = load float, ptr addrspace(1) %p
 //   becomes
-//   %g0 = call i64 @_Z13get_global_idj(i32 0)        ; and 1, 2
+//   %l0 = call i64 @_Z12get_local_idj(i32 0)         ; and 1, 2
 //   %c  = call ptr addrspace(1) @__weft_checked_address.p1(
-//             ptr addrspace(1) %p, i64 4, i32 257, i64 %g0, i64 %g1, i64 %g2,
+//             ptr addrspace(1) %p, i64 4, i32 257, i64 %l0, i64 %l1, i64 %l2,
 //             ptr addrspace(1) %in)
 //   %v = load float, ptr addrspace(1) %c
 //
@@ -34,13 +34,18 @@
 // it is the work-item's own; nor are __constant tables the program defines,
 // which live with the code, not in device memory.
 //
-// The work-item is named by its global ids, asked for right before each
+// The work-item is named by its local ids, asked for right before each
 // access, so the pass runs after FlattenKernels (the builtins' accesses are
 // in the kernel by then) and before ResolveWorkItemFunctions, which turns
-// those calls into the work-item loops' values; the ids are computed where
-// they are used and never live across a barrier. The checks are no
-// operations of the simulated machine: the scheduler leaves out every call
-// isAccessCheck() recognizes, by its callee's name.
+// those calls into the work-item loops' own variables; the checker adds the
+// work-group's position from the WorkGroupContext. Global ids would do as
+// well, but each costs context loads and arithmetic that the code would
+// not otherwise have (for y and z even where the kernel is 1-D), and O3
+// shapes loops around them. The checks are no operations of the simulated
+// machine: the scheduler leaves out every call isAccessCheck() recognizes,
+// by its callee's name, and what only feeds such calls
+// (isAccessCheckWork()), and sees the accesses at the addresses the checks
+// were given (BypassAccessChecks).
 //
 //===----------------------------------------------------------------------===//
 #include "StaticMultiIssue/CheckMemoryAccesses.h"
@@ -71,6 +76,45 @@ bool isAccessCheck(const Instruction &I) {
     return false;
   const Function *Callee = Call->getCalledFunction();
   return Callee && Callee->getName().starts_with(CheckedAddressSymbol);
+}
+
+/// I's value is used by access checks only, other than as the address they
+/// pass on, directly or through other such instructions.
+static bool feedsOnlyAccessChecks(const Instruction &I, unsigned Depth) {
+  if (Depth == 8 || I.use_empty() || I.isTerminator() ||
+      I.mayHaveSideEffects() || isa<PHINode>(I))
+    return false;
+  for (const Use &U : I.uses()) {
+    const auto *User = dyn_cast<Instruction>(U.getUser());
+    if (!User)
+      return false;
+    if (isAccessCheck(*User) ? U.getOperandNo() == 0
+                             : !feedsOnlyAccessChecks(*User, Depth + 1))
+      return false;
+  }
+  return true;
+}
+
+bool isAccessCheckWork(const Instruction &I) {
+  return isAccessCheck(I) || feedsOnlyAccessChecks(I, 0);
+}
+
+BypassAccessChecks::BypassAccessChecks(Module &M) {
+  for (Function &F : M)
+    for (Instruction &I : instructions(F)) {
+      if (!isAccessCheck(I))
+        continue;
+      Value *Address = cast<CallBase>(I).getArgOperand(0);
+      for (Use &U : make_early_inc_range(I.uses())) {
+        Bypassed.push_back({&U, &I});
+        U.set(Address);
+      }
+    }
+}
+
+BypassAccessChecks::~BypassAccessChecks() {
+  for (auto &[U, Check] : Bypassed)
+    U->set(Check);
 }
 
 namespace {
@@ -218,8 +262,8 @@ bool checkKernel(Function &F) {
     return false;
   Module &M = *F.getParent();
   LLVMContext &C = M.getContext();
-  FunctionCallee GlobalId =
-      M.getOrInsertFunction("_Z13get_global_idj", Type::getInt64Ty(C),
+  FunctionCallee LocalId =
+      M.getOrInsertFunction("_Z12get_local_idj", Type::getInt64Ty(C),
                             Type::getInt32Ty(C));
   // The intrinsic whose length drops to 0, and whether each checked
   // address came back unchanged.
@@ -229,7 +273,7 @@ bool checkKernel(Function &F) {
     Value *Ptr = A.I->getOperand(A.OperandNo);
     Value *Ids[3];
     for (unsigned D = 0; D < 3; ++D)
-      Ids[D] = B.CreateCall(GlobalId, {B.getInt32(D)}, "gid");
+      Ids[D] = B.CreateCall(LocalId, {B.getInt32(D)}, "lid");
     Value *Bytes = B.CreateZExtOrTrunc(A.Bytes, B.getInt64Ty());
     FunctionCallee Check =
         checkFunction(M, Ptr->getType()->getPointerAddressSpace());

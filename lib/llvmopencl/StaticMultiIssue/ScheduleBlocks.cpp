@@ -261,7 +261,7 @@ enum class MemoryRole {
 MemoryRole memoryRole(const Instruction &I) {
   if (isBlockCounting(I)) // the simulator's instrumentation
     return MemoryRole::None;
-  if (isAccessCheck(I)) // WEFT_ACCELSIM_CHECK's, not the machine's
+  if (isAccessCheckWork(I)) // WEFT_ACCELSIM_CHECK's, not the machine's
     return MemoryRole::None;
   if (const auto *L = dyn_cast<LoadInst>(&I)) {
     if (!L->isSimple())
@@ -363,7 +363,7 @@ void addEdge(MutableArrayRef<Node> Nodes, unsigned From, unsigned To,
 std::optional<UnitClass> unitClassOf(const Instruction &I) {
   if (isBlockCounting(I)) // the simulator's instrumentation
     return std::nullopt;
-  if (isAccessCheck(I)) // WEFT_ACCELSIM_CHECK's, not the machine's
+  if (isAccessCheckWork(I)) // WEFT_ACCELSIM_CHECK's, not the machine's
     return std::nullopt;
   if (I.isTerminator()) {
     if (isa<UnreachableInst>(I))
@@ -614,6 +614,7 @@ StaticSchedule scheduleModule(Module &M, const MachineModel &Machine,
                               FunctionAnalysisManager &FAM) {
   StaticSchedule Schedule;
   DenseMap<const Function *, unsigned> Positions;
+  BypassAccessChecks Bypass(M); // WEFT_ACCELSIM_CHECK's, not the machine's
   for (BasicBlock *BB : countedBlocks(M)) {
     Function &F = *BB->getParent();
     AAResults &AA = FAM.getResult<AAManager>(F);
@@ -635,7 +636,9 @@ PreservedAnalyses StaticSchedulePrinterPass::run(Function &F,
   unsigned Position = 0;
   for (BasicBlock &BB : F) {
     SmallVector<unsigned, 64> Issue;
+    std::optional<BypassAccessChecks> Bypass(std::in_place, *F.getParent());
     StaticSchedule::Block Block = scheduleBlock(BB, Machine, AA, &Issue);
+    Bypass.reset(); // the block is printed as it runs
     OS << "block " << blockName(F, BB, Position++) << ": " << Block.Cycles
        << " cycles, " << opsText(Block)
        << (Block.ConditionalBranch ? ", conditional branch" : "") << "\n";
