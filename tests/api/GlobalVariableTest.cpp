@@ -123,7 +123,7 @@ TEST_P(GlobalVariables, InitializedSharedAndKeptAcrossKernels) {
   // 256 work-items add 1 each, twice; the static counts two launches.
   EXPECT_EQ(run(P, "count", 1, 256)[0], 1);
   EXPECT_EQ(run(P, "count", 1, 256)[0], 2);
-  EXPECT_EQ(run(P, "second", 1)[0], 7 + 512);
+  EXPECT_EQ(run(P, "second", 4)[0], 7 + 512);
 }
 
 TEST_P(GlobalVariables, EachProgramHasItsOwnCopies) {
@@ -132,9 +132,9 @@ TEST_P(GlobalVariables, EachProgramHasItsOwnCopies) {
   ASSERT_NE(P1.get(), nullptr);
   ASSERT_NE(P2.get(), nullptr);
   run(P1, "first", 8);
-  EXPECT_EQ(run(P1, "second", 1)[0], 7);
+  EXPECT_EQ(run(P1, "second", 4)[0], 7);
   // The same source, another program: untouched.
-  EXPECT_EQ(run(P2, "second", 1)[0], 0);
+  EXPECT_EQ(run(P2, "second", 4)[0], 0);
   std::vector<cl_long> A = run(P2, "first", 8);
   EXPECT_EQ(A[2], 30);
   // A program rebuilt starts over.
