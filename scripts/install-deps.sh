@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Checks that the Debian packages Weft needs to build and test are installed.
+# Checks that the Debian packages Weft needs to build and test are installed
+# (with --fuzz, also those of the fuzz targets).
 # As root, installs the missing ones with apt-get; otherwise prints the exact
 # command to run and exits 1.
 #
@@ -21,6 +22,13 @@ PACKAGES=(
   # dpkg-shlibdeps and file.
   dpkg-dev file
 )
+# Optional: `install-deps.sh --fuzz` also installs what the libFuzzer targets
+# need (scripts/fuzz.sh; not part of CI): clang 19's fuzzer and sanitizer
+# runtimes.
+FUZZ_PACKAGES=(libclang-rt-19-dev)
+if [[ "${1:-}" == "--fuzz" ]]; then
+  PACKAGES+=("${FUZZ_PACKAGES[@]}")
+fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
   echo "install-deps: this script needs a Debian-based system (dpkg)." >&2

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Remakes the seed corpora of tests/fuzz/corpus from a normal build tree
+# (default: build): program binaries of a few test kernels made by weftcc,
+# whole and as bare payloads (the form weft-fuzz-program-binary decodes under
+# a header of its own), the smallest entries of the build's kernel cache, and
+# the test kernels as source text, some behind build options.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=${1:-$ROOT/build}
+OUT=$ROOT/tests/fuzz/corpus
+mkdir -p "$OUT"/program-binary "$OUT"/cache-entry "$OUT"/build-source
+export OCL_ICD_VENDORS=$BUILD/vendors/weft.icd WEFT_KERNEL_CACHE=0
+WEFTCC=$BUILD/tools/weftcc/weftcc
+
+for K in saxpy vector_add scalar_args local_variables private_tiles; do
+  "$WEFTCC" -o "$OUT/program-binary/$K.bin" "$ROOT/tests/kernels/$K.cl"
+  # The payload follows the 28-byte header (magic, version, size, checksum).
+  tail -c +29 "$OUT/program-binary/$K.bin" >"$OUT/program-binary/$K.payload"
+done
+"$WEFTCC" -b "-cl-std=CL3.0 -cl-kernel-arg-info" \
+  -o "$OUT/program-binary/saxpy-cl3.bin" "$ROOT/tests/kernels/saxpy.cl"
+tail -c +29 "$OUT/program-binary/saxpy-cl3.bin" \
+  >"$OUT/program-binary/saxpy-cl3.payload"
+
+# Cache entries: three real ones (an object of 2 to 6 KiB) of the build's
+# cache, if it has any; the unit tests' tiny made-up entries are left out.
+if [ -d "$BUILD/kernel-cache" ]; then
+  find "$BUILD/kernel-cache" -name '*.wkc' -size +2k -size -6k >/tmp/weft-corpus.$$ || true
+  head -3 /tmp/weft-corpus.$$ | while read -r F; do cp "$F" "$OUT/cache-entry/"; done
+  rm -f /tmp/weft-corpus.$$
+fi
+
+cp "$ROOT"/tests/kernels/*.cl "$OUT/build-source/"
+# "options NUL source" inputs.
+printf -- '-cl-std=CL3.0\0' | cat - "$ROOT/tests/kernels/saxpy.cl" \
+  >"$OUT/build-source/saxpy-cl3.opts"
+printf -- '-DN=4 -cl-fast-relaxed-math\0#define M N*2\n__kernel void f(__global int *p) { p[get_global_id(0)] = M; }\n' \
+  >"$OUT/build-source/define.opts"
+printf -- '-cl-kernel-arg-info -w\0' | cat - "$ROOT/tests/kernels/scalar_args.cl" \
+  >"$OUT/build-source/scalar_args-arginfo.opts"
