@@ -5,8 +5,9 @@
 // and reports the first one out of bounds on stderr, with kernel name,
 // work-item and address; the command then fails (a negative execution
 // status) and the process goes on. Each faulty kernel here has exactly one
-// kind of bad access, whose work-item and distance the test knows, and its
-// other work-items must still produce their results, computed on the host.
+// kind of bad access (a read, a write, a __local write, a __constant read,
+// an atomic), whose work-item and distance the test knows, and its other
+// work-items must still produce their results, computed on the host.
 // A correct kernel touching the last byte of an odd-sized buffer, __local,
 // __constant and atomics must complete with exact results and no report.
 //
@@ -41,6 +42,14 @@ kernel void localOverrun(global int *Out, local int *Tile) {
   Tile[L + 1] = (int)L;
   barrier(CLK_LOCAL_MEM_FENCE);
   Out[get_global_id(0)] = L == 0 ? -1 : Tile[L];
+}
+// Only work-item (7, 3) reads Table[32], past the 32 ints.
+kernel void constantPast(global int *Out, constant int *Table) {
+  int I = get_global_id(0), J = get_global_id(1);
+  Out[J * 8 + I] = Table[J * 8 + I + 1];
+}
+kernel void histogram(global int *Bins, global const int *In) {
+  atomic_inc(&Bins[In[get_global_id(0)]]);
 }
 constant int Bias[4] = {1, 2, 3, 4};
 kernel void correct(global int *Out, global const int *In,
@@ -217,6 +226,60 @@ TEST_P(AccessCheckFaults, LocalOverrun) {
     cl_int L = cl_int(I % Local);
     ASSERT_EQ(Out[I], L == 0 ? -1 : L - 1) << "work-item " << I;
   }
+}
+
+TEST_P(AccessCheckFaults, ConstantReadInAnotherGroupRow) {
+  // 8x4 work-items in groups of 4x2: the bad one is in group (1, 1).
+  const size_t Global[2] = {8, 4}, Local[2] = {4, 2};
+  std::vector<cl_int> Table(32), Out(32, -7);
+  for (size_t I = 0; I < Table.size(); ++I)
+    Table[I] = cl_int(I * I);
+  MemRef TableBuf(makeBufferFrom(Table, CL_MEM_READ_ONLY));
+  MemRef OutBuf(makeBufferFrom(Out));
+  KernelRef K(kernel("constantPast"));
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &OutBuf));
+  ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &TableBuf));
+  std::string Report;
+  EXPECT_EQ(run(K, 2, Global, Local, Report), CL_OUT_OF_RESOURCES);
+  EXPECT_NE(Report.find("out-of-bounds read of 4 bytes at 0x"),
+            std::string::npos) << Report;
+  EXPECT_NE(Report.find("(4 bytes past buffer 0x"), std::string::npos)
+      << Report;
+  EXPECT_NE(Report.find(", size 128) in kernel constantPast, work-item "
+                        "(7, 3, 0)"),
+            std::string::npos)
+      << Report;
+  ASSERT_CL_OK(readInto(OutBuf, Out));
+  for (size_t I = 0; I + 1 < Out.size(); ++I)
+    ASSERT_EQ(Out[I], Table[I + 1]) << "element " << I;
+}
+
+TEST_P(AccessCheckFaults, AtomicPastTheEnd) {
+  // 64 values into 16 bins; work-item 37's value is 16, one bin too far.
+  const size_t N = 64, Local = 16, Bins = 16;
+  std::vector<cl_int> In(N), Counts(Bins, 0), Expected(Bins, 0);
+  for (size_t I = 0; I < N; ++I) {
+    In[I] = I == 37 ? cl_int(Bins) : cl_int(I * 7 % Bins);
+    if (I != 37)
+      ++Expected[In[I]];
+  }
+  MemRef InBuf(makeBufferFrom(In, CL_MEM_READ_ONLY));
+  MemRef BinsBuf(makeBufferFrom(Counts));
+  KernelRef K(kernel("histogram"));
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &BinsBuf));
+  ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &InBuf));
+  std::string Report;
+  EXPECT_EQ(run(K, 1, &N, &Local, Report), CL_OUT_OF_RESOURCES);
+  EXPECT_NE(Report.find("out-of-bounds read-write of 4 bytes at 0x"),
+            std::string::npos) << Report;
+  EXPECT_NE(Report.find("(4 bytes past buffer 0x"), std::string::npos)
+      << Report;
+  EXPECT_NE(Report.find(", size 64) in kernel histogram, work-item "
+                        "(37, 0, 0)"),
+            std::string::npos)
+      << Report;
+  ASSERT_CL_OK(readInto(BinsBuf, Counts));
+  EXPECT_EQ(Counts, Expected);
 }
 
 TEST_P(AccessCheck, CorrectKernelCompletes) {
