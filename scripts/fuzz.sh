@@ -91,7 +91,7 @@ STATUS=0
 (cd "$WORK/scratch" &&
   nice -n 19 "$BIN" "${OPTIONS[@]}" "$@" "$WORK/corpus" \
     "$ROOT/tests/fuzz/corpus/$TARGET") >"$WORK/log" 2>&1 || STATUS=$?
-grep -E '^(#[0-9]+ +DONE|stat::|Done )' "$WORK/log" || true
+grep -E '^(#[0-9]+[[:space:]]+DONE|stat::|Done )' "$WORK/log" || true
 if [[ $STATUS -ne 0 ]]; then
   echo "fuzz: $TARGET failed (status $STATUS); the end of $WORK/log:" >&2
   tail -n 40 "$WORK/log" >&2

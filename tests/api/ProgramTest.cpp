@@ -326,6 +326,35 @@ TEST_P(Programs, BarrierKernel) {
   }
 }
 
+// Source text that ended the whole process before (tests/fuzz,
+// weft-fuzz-build-source): clang's debugging pragmas trap, abort or recurse
+// forever; they must be ignored, not obeyed.
+TEST_P(Programs, ClangDebugPragmasDoNotEndTheProcess) {
+  WEFT_ONLY("clang's debugging pragmas end other implementations' processes");
+  for (const char *Pragma : {"crash", "parser_crash", "llvm_fatal_error",
+                             "assert", "llvm_unreachable", "overflow_stack"}) {
+    ProgramRef P(create(std::string("#pragma clang __debug ") + Pragma +
+                        "\nkernel void k(global int *p) { p[0] = 7; }\n"));
+    ASSERT_NE(P.get(), nullptr);
+    ASSERT_CL_OK(clBuildProgram(P, 1, &Device, nullptr, nullptr, nullptr))
+        << Pragma << ": " << buildLog(P, Device);
+    EXPECT_EQ(runScalarKernel(P, "k"), 7) << Pragma;
+  }
+}
+
+// Clang's parser recurses once per nested operator: 3,000 logical nots
+// overflowed an 8 MiB stack (SIGSEGV in Parser::ParseCastExpression) on the
+// caller's thread. 20,000 of 7 are 1.
+TEST_P(Programs, DeeplyNestedExpressionBuilds) {
+  WEFT_ONLY("deep nesting overflows other implementations' stacks");
+  ProgramRef P(create("kernel void k(global int *p) { p[0] = " +
+                      std::string(20000, '!') + "(p[0] + 7); }\n"));
+  ASSERT_NE(P.get(), nullptr);
+  ASSERT_CL_OK(clBuildProgram(P, 1, &Device, nullptr, nullptr, nullptr))
+      << buildLog(P, Device);
+  EXPECT_EQ(runScalarKernel(P, "k"), 1);
+}
+
 WEFT_INSTANTIATE_DEVICE_TEST(Programs);
 
 } // namespace

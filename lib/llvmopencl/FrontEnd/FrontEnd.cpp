@@ -5,6 +5,15 @@
 // a remapped in-memory file, and a TextDiagnosticPrinter writes into the
 // build log. Nothing here touches the process: no files, no exit().
 //
+// The source is the application's, and arbitrary: clang must not be able to
+// take the process down with it (found by tests/fuzz). Its debugging pragmas
+// (#pragma clang __debug crash, llvm_fatal_error, overflow_stack, ...) are
+// disabled, and clang's parser and code generation recurse once per level
+// of nesting (3,000 nested unary operators overflowed an 8 MiB stack), so
+// the compile runs on a thread of its own with a stack far larger than any
+// caller's. The pages of that stack are only used as deep as the source
+// nests.
+//
 //===----------------------------------------------------------------------===//
 #include "FrontEnd/FrontEnd.h"
 
@@ -23,12 +32,20 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <pthread.h>
+
 using namespace clang;
 
 namespace weft {
 
+namespace {
+
+/// The front end's stack: a source nesting ~180,000 levels deep still
+/// compiles (~3 KiB a level in clang's parser).
+constexpr size_t FrontEndStackSize = size_t(512) << 20;
+
 std::unique_ptr<llvm::Module>
-compileOpenCLSource(llvm::LLVMContext &Context, const std::string &Source,
+compileOnThisThread(llvm::LLVMContext &Context, const std::string &Source,
                     const std::vector<std::string> &CC1Args, std::string &Log,
                     const std::vector<HeaderSource> &Headers) {
   llvm::raw_string_ostream LogStream(Log);
@@ -59,6 +76,9 @@ compileOpenCLSource(llvm::LLVMContext &Context, const std::string &Source,
   CI.createDiagnostics(Printer, /*ShouldOwnClient=*/true);
   // "N errors generated." goes to the verbose stream, stderr by default.
   CI.setVerboseOutputStream(LogStream);
+  // #pragma clang __debug crash/assert/llvm_fatal_error/overflow_stack
+  // would end the application's process.
+  CI.getPreprocessorOpts().DisablePragmaDebugCrash = true;
   CI.getPreprocessorOpts().addRemappedFile(
       SourceFileName,
       llvm::MemoryBuffer::getMemBufferCopy(Source, SourceFileName).release());
@@ -98,6 +118,48 @@ compileOpenCLSource(llvm::LLVMContext &Context, const std::string &Source,
   if (!OK || CI.getDiagnostics().hasErrorOccurred())
     return nullptr;
   return Action.takeModule();
+}
+
+struct FrontEndCall {
+  llvm::LLVMContext &Context;
+  const std::string &Source;
+  const std::vector<std::string> &CC1Args;
+  std::string &Log;
+  const std::vector<HeaderSource> &Headers;
+  std::unique_ptr<llvm::Module> Result;
+};
+
+void *runFrontEndCall(void *Arg) {
+  auto *Call = static_cast<FrontEndCall *>(Arg);
+  Call->Result = compileOnThisThread(Call->Context, Call->Source,
+                                     Call->CC1Args, Call->Log, Call->Headers);
+  return nullptr;
+}
+
+} // namespace
+
+std::unique_ptr<llvm::Module>
+compileOpenCLSource(llvm::LLVMContext &Context, const std::string &Source,
+                    const std::vector<std::string> &CC1Args, std::string &Log,
+                    const std::vector<HeaderSource> &Headers) {
+  FrontEndCall Call{Context, Source, CC1Args, Log, Headers, nullptr};
+  pthread_attr_t Attr;
+  pthread_t Thread;
+  bool Started = pthread_attr_init(&Attr) == 0;
+  if (Started) {
+    Started = pthread_attr_setstacksize(&Attr, FrontEndStackSize) == 0 &&
+              pthread_create(&Thread, &Attr, runFrontEndCall, &Call) == 0;
+    pthread_attr_destroy(&Attr);
+  }
+  // Without the address space for the stack, the caller's must do.
+  if (!Started) {
+    WEFT_LOG(DebugCompile, "front end on the caller's stack: no thread of "
+                           "%zu MiB", FrontEndStackSize >> 20);
+    runFrontEndCall(&Call);
+  } else {
+    pthread_join(Thread, nullptr);
+  }
+  return std::move(Call.Result);
 }
 
 } // namespace weft
