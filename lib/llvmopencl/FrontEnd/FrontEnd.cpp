@@ -6,13 +6,13 @@
 // build log. Nothing here touches the process: no files, no exit().
 //
 // The source is the application's, and arbitrary: clang must not be able to
-// take the process down with it (found by tests/fuzz). Its debugging pragmas
-// (#pragma clang __debug crash, llvm_fatal_error, overflow_stack, ...) are
-// disabled, and clang's parser and code generation recurse once per level
-// of nesting (3,000 nested unary operators overflowed an 8 MiB stack), so
-// the compile runs on a thread of its own with a stack far larger than any
-// caller's. The pages of that stack are only used as deep as the source
-// nests.
+// take the process down with it (found while probing for tests/fuzz). Its
+// debugging pragmas (#pragma clang __debug crash, llvm_fatal_error,
+// overflow_stack, ...) are disabled, and clang's parser and code generation
+// recurse once per level of nesting (3,000 nested unary operators
+// overflowed an 8 MiB stack), so the compile runs on a thread of its own
+// with a stack far larger than any caller's. The pages of that stack are
+// only used as deep as the source nests.
 //
 //===----------------------------------------------------------------------===//
 #include "FrontEnd/FrontEnd.h"
