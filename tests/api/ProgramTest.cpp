@@ -355,6 +355,34 @@ TEST_P(Programs, DeeplyNestedExpressionBuilds) {
   EXPECT_EQ(runScalarKernel(P, "k"), 1);
 }
 
+// Macros nest deeper than any stack in a few lines: ten levels of ten
+// copies are 100,000 nested '!', past the front end's stack (SIGSEGV in the
+// parser before). The build fails with a log line, and the process goes on
+// compiling: twice, then a program that runs.
+TEST_P(Programs, NestingDeeperThanTheStackFailsTheBuild) {
+  WEFT_ONLY("deep nesting overflows other implementations' stacks");
+  const std::string Deep = "#define B !!!!!!!!!!\n"
+                           "#define C B B B B B B B B B B\n"
+                           "#define D C C C C C C C C C C\n"
+                           "#define E D D D D D D D D D D\n"
+                           "#define F E E E E E E E E E E\n"
+                           "kernel void k(global int *p) { p[0] = F p[1]; }\n";
+  for (int Attempt = 0; Attempt < 2; ++Attempt) {
+    ProgramRef P(create(Deep));
+    ASSERT_NE(P.get(), nullptr);
+    EXPECT_CL(CL_BUILD_PROGRAM_FAILURE,
+              clBuildProgram(P, 1, &Device, nullptr, nullptr, nullptr));
+    EXPECT_EQ(status(P), CL_BUILD_ERROR);
+    EXPECT_NE(buildLog(P, Device).find("nests too deeply"), std::string::npos)
+        << buildLog(P, Device);
+  }
+  ProgramRef P(create("kernel void k(global int *p) { p[0] = 7; }\n"));
+  ASSERT_NE(P.get(), nullptr);
+  ASSERT_CL_OK(clBuildProgram(P, 1, &Device, nullptr, nullptr, nullptr))
+      << buildLog(P, Device);
+  EXPECT_EQ(runScalarKernel(P, "k"), 7);
+}
+
 WEFT_INSTANTIATE_DEVICE_TEST(Programs);
 
 } // namespace

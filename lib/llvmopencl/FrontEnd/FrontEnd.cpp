@@ -12,7 +12,11 @@
 // recurse once per level of nesting (3,000 nested unary operators
 // overflowed an 8 MiB stack), so the compile runs on a thread of its own
 // with a stack far larger than any caller's. The pages of that stack are
-// only used as deep as the source nests.
+// only used as deep as the source nests. Macros nest deeper than any stack
+// in a few lines (ten levels of ten copies: 10^5 '!'), so the stack ends in
+// a guard: a fault there jumps out of clang (a SIGSEGV handler on a signal
+// stack of the thread's own, chained to the one it replaced) and the build
+// fails with a log line; what clang had allocated is leaked.
 //
 //===----------------------------------------------------------------------===//
 #include "FrontEnd/FrontEnd.h"
@@ -32,7 +36,11 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <csetjmp>
+#include <csignal>
+#include <mutex>
 #include <pthread.h>
+#include <sys/mman.h>
 
 using namespace clang;
 
@@ -40,8 +48,8 @@ namespace weft {
 
 namespace {
 
-/// The front end's stack: a source nesting ~180,000 levels deep still
-/// compiles (~3 KiB a level in clang's parser).
+/// The front end's stack: sources nesting ~100,000 levels deep still
+/// compile (~3-5 KiB a level in clang's parser and code generation).
 constexpr size_t FrontEndStackSize = size_t(512) << 20;
 
 std::unique_ptr<llvm::Module>
@@ -120,6 +128,12 @@ compileOnThisThread(llvm::LLVMContext &Context, const std::string &Source,
   return Action.takeModule();
 }
 
+/// The stack's lowest part, never mapped: the fault of a source that
+/// nests deeper than the stack lands in it (no clang frame is this large).
+constexpr size_t GuardSize = size_t(1) << 20;
+/// Where the overflow's signal handler runs.
+constexpr size_t AltStackSize = size_t(256) << 10;
+
 struct FrontEndCall {
   llvm::LLVMContext &Context;
   const std::string &Source;
@@ -127,12 +141,59 @@ struct FrontEndCall {
   std::string &Log;
   const std::vector<HeaderSource> &Headers;
   std::unique_ptr<llvm::Module> Result;
+  char *Guard = nullptr; ///< null: on the caller's stack, unguarded
+  char *AltStack = nullptr;
+  sigjmp_buf Overflow;
 };
+
+thread_local FrontEndCall *GuardedCall = nullptr;
+struct sigaction PreviousSegv;
+
+/// A fault in the guard of a front-end thread's stack abandons that compile;
+/// any other goes to the handler that was there before.
+void onSegv(int Signal, siginfo_t *Info, void *Context) {
+  FrontEndCall *Call = GuardedCall;
+  auto *Address = static_cast<char *>(Info->si_addr);
+  if (Call && Address >= Call->Guard && Address < Call->Guard + GuardSize)
+    siglongjmp(Call->Overflow, 1);
+  if (PreviousSegv.sa_flags & SA_SIGINFO) {
+    PreviousSegv.sa_sigaction(Signal, Info, Context);
+  } else if (PreviousSegv.sa_handler == SIG_DFL ||
+             PreviousSegv.sa_handler == SIG_IGN) {
+    // The faulting instruction runs again and ends the process, as it
+    // would have without this handler.
+    signal(Signal, SIG_DFL);
+  } else {
+    PreviousSegv.sa_handler(Signal);
+  }
+}
 
 void *runFrontEndCall(void *Arg) {
   auto *Call = static_cast<FrontEndCall *>(Arg);
-  Call->Result = compileOnThisThread(Call->Context, Call->Source,
-                                     Call->CC1Args, Call->Log, Call->Headers);
+  if (!Call->Guard) {
+    Call->Result = compileOnThisThread(Call->Context, Call->Source,
+                                       Call->CC1Args, Call->Log, Call->Headers);
+    return nullptr;
+  }
+  stack_t Alt = {};
+  Alt.ss_sp = Call->AltStack;
+  Alt.ss_size = AltStackSize;
+  sigaltstack(&Alt, nullptr);
+  GuardedCall = Call;
+  if (sigsetjmp(Call->Overflow, 1) == 0) {
+    Call->Result = compileOnThisThread(Call->Context, Call->Source,
+                                       Call->CC1Args, Call->Log, Call->Headers);
+  } else {
+    // What clang had allocated is lost; the process goes on.
+    Call->Log += "error: the program nests too deeply for the compiler (" +
+                 std::to_string(FrontEndStackSize >> 20) +
+                 " MiB of stack)\n";
+    WEFT_LOG(DebugCompile, "front end: stack overflow, compile abandoned");
+  }
+  GuardedCall = nullptr;
+  stack_t Off = {};
+  Off.ss_flags = SS_DISABLE;
+  sigaltstack(&Off, nullptr);
   return nullptr;
 }
 
@@ -142,23 +203,46 @@ std::unique_ptr<llvm::Module>
 compileOpenCLSource(llvm::LLVMContext &Context, const std::string &Source,
                     const std::vector<std::string> &CC1Args, std::string &Log,
                     const std::vector<HeaderSource> &Headers) {
+  static std::once_flag HandlerInstalled;
+  std::call_once(HandlerInstalled, [] {
+    struct sigaction Action = {};
+    Action.sa_sigaction = onSegv;
+    Action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&Action.sa_mask);
+    sigaction(SIGSEGV, &Action, &PreviousSegv);
+  });
   FrontEndCall Call{Context, Source, CC1Args, Log, Headers, nullptr};
-  pthread_attr_t Attr;
+  // The thread's stack and its signal stack, mapped here so that the guard
+  // is known; pages are only committed as they are used.
+  const size_t MapSize = FrontEndStackSize + AltStackSize;
+  void *Map = mmap(nullptr, MapSize, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1,
+                   0);
+  bool Started = false;
   pthread_t Thread;
-  bool Started = pthread_attr_init(&Attr) == 0;
-  if (Started) {
-    Started = pthread_attr_setstacksize(&Attr, FrontEndStackSize) == 0 &&
-              pthread_create(&Thread, &Attr, runFrontEndCall, &Call) == 0;
-    pthread_attr_destroy(&Attr);
+  if (Map != MAP_FAILED) {
+    Call.AltStack = static_cast<char *>(Map) + FrontEndStackSize;
+    Call.Guard = static_cast<char *>(Map);
+    pthread_attr_t Attr;
+    Started = mprotect(Call.Guard, GuardSize, PROT_NONE) == 0 &&
+              pthread_attr_init(&Attr) == 0;
+    if (Started) {
+      Started = pthread_attr_setstack(&Attr, Map, FrontEndStackSize) == 0 &&
+                pthread_create(&Thread, &Attr, runFrontEndCall, &Call) == 0;
+      pthread_attr_destroy(&Attr);
+    }
   }
-  // Without the address space for the stack, the caller's must do.
-  if (!Started) {
+  if (Started) {
+    pthread_join(Thread, nullptr);
+  } else {
+    // Without the address space for the stack, the caller's must do.
     WEFT_LOG(DebugCompile, "front end on the caller's stack: no thread of "
                            "%zu MiB", FrontEndStackSize >> 20);
+    Call.Guard = nullptr;
     runFrontEndCall(&Call);
-  } else {
-    pthread_join(Thread, nullptr);
   }
+  if (Map != MAP_FAILED)
+    munmap(Map, MapSize);
   return std::move(Call.Result);
 }
 
