@@ -85,8 +85,7 @@ thread_local AccessCheck::State *Current = nullptr;
 
 /// [Address, Address + Bytes) within [Begin, Begin + Size), without
 /// overflow.
-bool within(uintptr_t Address, uint64_t Bytes, uintptr_t Begin,
-            uint64_t Size) {
+bool within(uintptr_t Address, uint64_t Bytes, uintptr_t Begin, uint64_t Size) {
   return Address >= Begin && Bytes <= Size && Address - Begin <= Size - Bytes;
 }
 
@@ -94,11 +93,11 @@ bool within(uintptr_t Address, uint64_t Bytes, uintptr_t Begin,
 std::vector<ChunkAllocator::Allocation>::const_iterator
 allocationBelow(const std::vector<ChunkAllocator::Allocation> &Buffers,
                 uintptr_t Address) {
-  auto It = std::upper_bound(
-      Buffers.begin(), Buffers.end(), Address,
-      [](uintptr_t A, const ChunkAllocator::Allocation &B) {
-        return A < B.Start;
-      });
+  auto It =
+      std::upper_bound(Buffers.begin(), Buffers.end(), Address,
+                       [](uintptr_t A, const ChunkAllocator::Allocation &B) {
+                         return A < B.Start;
+                       });
   return It == Buffers.begin() ? Buffers.end() : std::prev(It);
 }
 
@@ -116,13 +115,17 @@ void *checkedAddress(void *Address, uint64_t Bytes, uint32_t Flags,
   if (S->Count++ == 0) {
     const uint64_t Local[3] = {Local0, Local1, Local2};
     AccessCheck::State::Violation &V = S->First;
-    V = {A, Bytes, Flags, {}, reinterpret_cast<uintptr_t>(Base),
-         S->LocalBase, S->LocalSize};
+    V.Address = A;
+    V.Bytes = Bytes;
+    V.Flags = Flags;
+    V.Base = reinterpret_cast<uintptr_t>(Base);
+    V.LocalBase = S->LocalBase;
+    V.LocalSize = S->LocalSize;
     // get_global_id as ResolveWorkItemFunctions computes it.
     const WorkGroupContext &G = *S->Group;
     for (unsigned D = 0; D < 3; ++D)
-      V.Id[D] = G.GroupId[D] * G.EnqueuedLocalSize[D] + Local[D] +
-                G.GlobalOffset[D];
+      V.Id[D] =
+          G.GroupId[D] * G.EnqueuedLocalSize[D] + Local[D] + G.GlobalOffset[D];
   }
   return S->sink(Bytes);
 }
@@ -259,13 +262,12 @@ std::string AccessCheck::finish() {
     auto It = S->holding(V.Base);
     Where = It == S->Buffers.end()
                 ? "its pointer " + hex(V.Base) + " is in no buffer"
-                : relativeTo(V.Address, V.Bytes, "buffer", It->Start,
-                             It->Size);
+                : relativeTo(V.Address, V.Bytes, "buffer", It->Start, It->Size);
   } else {
     // The nearer of the allocations on either side.
     auto Below = allocationBelow(S->Buffers, V.Address);
-    auto Above = Below == S->Buffers.end() ? S->Buffers.begin()
-                                           : std::next(Below);
+    auto Above =
+        Below == S->Buffers.end() ? S->Buffers.begin() : std::next(Below);
     uint64_t PastBelow = UINT64_MAX, BeforeAbove = UINT64_MAX;
     if (Below != S->Buffers.end())
       PastBelow = V.Address + V.Bytes - (Below->Start + Below->Size);
@@ -274,11 +276,11 @@ std::string AccessCheck::finish() {
     if (Below == S->Buffers.end() && Above == S->Buffers.end())
       Where = "no buffer is allocated";
     else if (PastBelow <= BeforeAbove)
-      Where = relativeTo(V.Address, V.Bytes, "buffer", Below->Start,
-                         Below->Size);
+      Where =
+          relativeTo(V.Address, V.Bytes, "buffer", Below->Start, Below->Size);
     else
-      Where = relativeTo(V.Address, V.Bytes, "buffer", Above->Start,
-                         Above->Size);
+      Where =
+          relativeTo(V.Address, V.Bytes, "buffer", Above->Start, Above->Size);
   }
   Report = std::string("accelsim: out-of-bounds ") + accessKind(V.Flags) +
            " of " + std::to_string(V.Bytes) + " bytes at " + hex(V.Address) +

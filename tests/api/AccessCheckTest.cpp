@@ -108,8 +108,8 @@ protected:
              const size_t *Local, std::string &Report) {
     cl_event Raw = nullptr;
     testing::internal::CaptureStderr();
-    cl_int Err = clEnqueueNDRangeKernel(Queue, K, Dims, nullptr, Global,
-                                        Local, 0, nullptr, &Raw);
+    cl_int Err = clEnqueueNDRangeKernel(Queue, K, Dims, nullptr, Global, Local,
+                                        0, nullptr, &Raw);
     EventRef Done(Raw);
     if (Err == CL_SUCCESS)
       clWaitForEvents(1, &Raw);
@@ -153,7 +153,8 @@ TEST_P(AccessCheckFaults, ReadOnePastTheEnd) {
   std::string Report;
   EXPECT_EQ(run(K, 1, &N, &Local, Report), CL_OUT_OF_RESOURCES);
   EXPECT_NE(Report.find("out-of-bounds read of 4 bytes at 0x"),
-            std::string::npos) << Report;
+            std::string::npos)
+      << Report;
   EXPECT_NE(Report.find("(4 bytes past buffer 0x"), std::string::npos)
       << Report;
   EXPECT_NE(Report.find(", size 4096) in kernel readPast, work-item "
@@ -183,7 +184,8 @@ TEST_P(AccessCheckFaults, WriteBeforeTheStart) {
   EXPECT_EQ(run(K, 2, Global, Local, Report), CL_OUT_OF_RESOURCES);
   // Work-item (0, 0) writes Data[-16]: 64 bytes before the buffer.
   EXPECT_NE(Report.find("out-of-bounds write of 4 bytes at 0x"),
-            std::string::npos) << Report;
+            std::string::npos)
+      << Report;
   EXPECT_NE(Report.find("(64 bytes before buffer 0x"), std::string::npos)
       << Report;
   EXPECT_NE(Report.find(", size 512) in kernel writeBefore, work-item "
@@ -214,7 +216,8 @@ TEST_P(AccessCheckFaults, LocalOverrun) {
   // Local id 63 of the first group writes Tile[64], just past the 256
   // bytes of the group's local memory.
   EXPECT_NE(Report.find("out-of-bounds write of 4 bytes at 0x"),
-            std::string::npos) << Report;
+            std::string::npos)
+      << Report;
   EXPECT_NE(Report.find("(4 bytes past local memory 0x"), std::string::npos)
       << Report;
   EXPECT_NE(Report.find(", size 256) in kernel localOverrun, work-item "
@@ -242,7 +245,8 @@ TEST_P(AccessCheckFaults, ConstantReadInAnotherGroupRow) {
   std::string Report;
   EXPECT_EQ(run(K, 2, Global, Local, Report), CL_OUT_OF_RESOURCES);
   EXPECT_NE(Report.find("out-of-bounds read of 4 bytes at 0x"),
-            std::string::npos) << Report;
+            std::string::npos)
+      << Report;
   EXPECT_NE(Report.find("(4 bytes past buffer 0x"), std::string::npos)
       << Report;
   EXPECT_NE(Report.find(", size 128) in kernel constantPast, work-item "
@@ -271,7 +275,8 @@ TEST_P(AccessCheckFaults, AtomicPastTheEnd) {
   std::string Report;
   EXPECT_EQ(run(K, 1, &N, &Local, Report), CL_OUT_OF_RESOURCES);
   EXPECT_NE(Report.find("out-of-bounds read-write of 4 bytes at 0x"),
-            std::string::npos) << Report;
+            std::string::npos)
+      << Report;
   EXPECT_NE(Report.find("(4 bytes past buffer 0x"), std::string::npos)
       << Report;
   EXPECT_NE(Report.find(", size 64) in kernel histogram, work-item "

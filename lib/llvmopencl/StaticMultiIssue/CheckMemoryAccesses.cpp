@@ -190,8 +190,8 @@ Value *baseOf(Value *Ptr) {
 }
 
 uint32_t flagsFor(const Value *Ptr, uint32_t Kind) {
-  return Kind | (Ptr->getType()->getPointerAddressSpace()
-                 << CheckedAccessSpaceShift);
+  return Kind |
+         (Ptr->getType()->getPointerAddressSpace() << CheckedAccessSpaceShift);
 }
 
 /// The accesses of F to check, in program order.
@@ -216,8 +216,8 @@ SmallVector<Access, 16> findAccesses(Function &F) {
       Add(I, S->getPointerOperandIndex(),
           SizeOf(S->getValueOperand()->getType()), CheckedWrite);
     else if (auto *A = dyn_cast<AtomicRMWInst>(&I))
-      Add(I, A->getPointerOperandIndex(),
-          SizeOf(A->getValOperand()->getType()), ReadWrite);
+      Add(I, A->getPointerOperandIndex(), SizeOf(A->getValOperand()->getType()),
+          ReadWrite);
     else if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I))
       Add(I, X->getPointerOperandIndex(),
           SizeOf(X->getNewValOperand()->getType()), ReadWrite);
@@ -262,9 +262,8 @@ bool checkKernel(Function &F) {
     return false;
   Module &M = *F.getParent();
   LLVMContext &C = M.getContext();
-  FunctionCallee LocalId =
-      M.getOrInsertFunction("_Z12get_local_idj", Type::getInt64Ty(C),
-                            Type::getInt32Ty(C));
+  FunctionCallee LocalId = M.getOrInsertFunction(
+      "_Z12get_local_idj", Type::getInt64Ty(C), Type::getInt32Ty(C));
   // The intrinsic whose length drops to 0, and whether each checked
   // address came back unchanged.
   SmallVector<std::pair<Instruction *, Value *>, 4> Unchanged;

@@ -19,7 +19,7 @@ class Instruction;
 class Module;
 class Use;
 class Value;
-}
+} // namespace llvm
 
 namespace weft {
 
