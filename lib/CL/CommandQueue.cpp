@@ -61,9 +61,17 @@ Event *CommandQueue::beginCommand(cl_command_type Type, cl_uint NumEvents,
   Event *E = new Event(Ctx, this, Type);
   for (cl_uint I = 0; I < NumEvents; ++I)
     E->addDependency(castEvent(WaitList[I]));
+  holdEnqueueOrder(E);
   std::lock_guard<std::mutex> Guard(Lock);
   orderCommand(E, NumEvents);
   return E;
+}
+
+void CommandQueue::holdEnqueueOrder(Event *E) {
+  if (!Ctx.hasOwnMemoryDevice())
+    return;
+  Ctx.enqueueOrderLock().lock();
+  E->HoldsEnqueueOrder = true;
 }
 
 Event *CommandQueue::beginCommandGroup(cl_command_type Type,
@@ -75,6 +83,8 @@ Event *CommandQueue::beginCommandGroup(cl_command_type Type,
     Start->addDependency(castEvent(WaitList[I]));
   Event *End = new Event(Ctx, this, Type);
   End->addDependency(Start);
+  // Until the group's end is enqueued: its commands are tracked in between.
+  holdEnqueueOrder(End);
   // Under one hold of the lock: no command of another thread comes
   // between the two.
   std::lock_guard<std::mutex> Guard(Lock);
@@ -123,6 +133,10 @@ void CommandQueue::orderCommand(Event *E, cl_uint NumEvents) {
 
 cl_int CommandQueue::finishEnqueue(Event *E, cl_event *EventRet,
                                    bool Blocking) {
+  if (E->HoldsEnqueueOrder) {
+    E->HoldsEnqueueOrder = false;
+    Ctx.enqueueOrderLock().unlock();
+  }
   E->submit();
   cl_int Result = CL_SUCCESS;
   if (Blocking && E->wait() < 0)

@@ -62,6 +62,9 @@ private:
   /// Orders E after what the queue's mode says it waits for and records
   /// it as the latest command. Lock is held.
   void orderCommand(Event *E, cl_uint NumEvents);
+  /// In a context with an own-memory device, takes its enqueueOrderLock
+  /// for E until finishEnqueue(E).
+  void holdEnqueueOrder(Event *E);
   /// Drops completed commands from Outstanding. Lock is held.
   void pruneOutstanding();
 

@@ -37,6 +37,12 @@ public:
   const std::vector<cl_context_properties> &properties() const {
     return Properties;
   }
+  /// Held from the moment a command takes its place in a queue until its
+  /// buffer uses are tracked (CommandQueue::beginCommand to finishEnqueue),
+  /// in contexts with an own-memory device only: the copies' bookkeeping
+  /// (trackBufferUsesSlow) must see commands in queue order, or a command
+  /// could wait for the fetch of one queued after it, which waits for it.
+  std::mutex &enqueueOrderLock() { return EnqueueOrder; }
   /// Reports an error to the application's callback, if any.
   void notify(const char *Message) const;
   void addDestructorCallback(DestructorFn Fn, void *UserData);
@@ -60,6 +66,7 @@ private:
   NotifyFn Notify;
   void *NotifyData;
   std::mutex Lock;
+  std::mutex EnqueueOrder;
   std::vector<std::pair<DestructorFn, void *>> DestructorCallbacks;
   mutable std::mutex SvmLock;
   std::map<uintptr_t, SvmAllocation> Svm;

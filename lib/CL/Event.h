@@ -86,6 +86,7 @@ public:
   };
 
 private:
+  friend class CommandQueue; // HoldsEnqueueOrder
   void dependencyDone(bool Failed);
   void dispatch();
 
@@ -103,6 +104,9 @@ private:
   unsigned PendingDependencies = 1;
   bool DependencyFailed = false;
   bool HeldByDriver = false;
+  /// The enqueue holds its context's enqueueOrderLock for this event
+  /// (released by CommandQueue::finishEnqueue).
+  bool HoldsEnqueueOrder = false;
   /// A failed dependency: the driver makes only the command's transfers,
   /// and the event fails when they are done.
   bool TransfersOnly = false;
