@@ -337,7 +337,7 @@ void numberCopies(MutableArrayRef<Node> Nodes) {
   }
 }
 
-bool mustOrder(const Node &A, const Node &B, AAResults &AA) {
+bool mustOrder(const Node &A, const Node &B, BatchAAResults &AA) {
   if (A.Role == MemoryRole::None || B.Role == MemoryRole::None)
     return false;
   if (A.Role == MemoryRole::Ordered || B.Role == MemoryRole::Ordered)
@@ -468,6 +468,8 @@ StaticSchedule::Block scheduleBlock(BasicBlock &BB, const MachineModel &Machine,
     Nodes.push_back(std::move(N));
   }
   numberCopies(Nodes);
+  // Many queries about the same few pointers: AA's answers cached.
+  BatchAAResults BatchAA(AA);
 
   SmallVector<unsigned, 32> MemoryNodes;
   for (unsigned I = 0, E = Nodes.size(); I != E; ++I) {
@@ -487,7 +489,7 @@ StaticSchedule::Block scheduleBlock(BasicBlock &BB, const MachineModel &Machine,
     }
     if (N.Role != MemoryRole::None) {
       for (unsigned M : MemoryNodes)
-        if (mustOrder(Nodes[M], N, AA))
+        if (mustOrder(Nodes[M], N, BatchAA))
           addEdge(Nodes, M, I, Nodes[M].Latency);
       MemoryNodes.push_back(I);
     }
@@ -507,73 +509,116 @@ StaticSchedule::Block scheduleBlock(BasicBlock &BB, const MachineModel &Machine,
       N.Height = std::max(N.Height, Latency + Nodes[S].Height);
   }
 
-  SmallVector<unsigned, 32> Ready;
-  for (unsigned I = 0, E = Nodes.size(); I != E; ++I) {
-    Nodes[I].PendingPreds = Nodes[I].Preds.size();
-    if (!Nodes[I].PendingPreds)
-      Ready.push_back(I);
-  }
-  auto ByPriority = [&](unsigned A, unsigned B) {
+  // Higher priority first: the longer path to the block's end, then the
+  // earlier instruction.
+  auto Before = [&](unsigned A, unsigned B) {
     if (Nodes[A].Height != Nodes[B].Height)
       return Nodes[A].Height > Nodes[B].Height;
     return A < B;
   };
+  // std heaps keep the greatest on top: "greater" is "issues first".
+  auto HeapOrder = [&](unsigned A, unsigned B) { return Before(B, A); };
+  // Operations whose predecessors have all issued, by the cycle their
+  // operands allow (Earliest), and those that may issue now, by class.
+  auto ByEarliest = [&](unsigned A, unsigned B) {
+    return Nodes[A].Earliest > Nodes[B].Earliest;
+  };
+  std::vector<unsigned> Pending;
+  std::vector<unsigned> Available[NumUnitClasses];
+  for (unsigned I = 0, E = Nodes.size(); I != E; ++I) {
+    Nodes[I].PendingPreds = Nodes[I].Preds.size();
+    if (!Nodes[I].PendingPreds)
+      Pending.push_back(I);
+  }
+  std::make_heap(Pending.begin(), Pending.end(), ByEarliest);
 
   unsigned Slots = std::max(1u, Machine.IssueSlots);
-  // Per class: operations started this cycle (pipelined) or the cycle each
-  // unit is free again (not pipelined).
+  // Per class: the cycle each unit is free again (not pipelined), or just
+  // how many there are (pipelined: ClassUsed counts this cycle's issues).
   SmallVector<unsigned, 16> BusyUntil[NumUnitClasses];
   for (unsigned C = 0; C < NumUnitClasses; ++C)
     BusyUntil[C].assign(std::max(1u, Machine.Units[C].Count), 0);
 
   StaticSchedule::Block Result;
   unsigned Scheduled = 0, Length = 0;
-  for (unsigned Cycle = 0; Scheduled != Nodes.size(); ++Cycle) {
-    unsigned SlotsUsed = 0;
-    unsigned ClassUsed[NumUnitClasses] = {};
-    // Free operations and zero-latency edges can make more operations
-    // ready within the cycle: look again until nothing more issues.
-    for (bool Issued = true; Issued;) {
-      Issued = false;
-      SmallVector<unsigned, 32> Candidates;
-      for (unsigned R : Ready)
-        if (Nodes[R].Earliest <= Cycle)
-          Candidates.push_back(R);
-      llvm::sort(Candidates, ByPriority);
-      for (unsigned C : Candidates) {
-        Node &N = Nodes[C];
-        if (N.Class) {
-          unsigned K = static_cast<unsigned>(*N.Class);
-          const UnitDesc &Unit = Machine.Units[K];
-          if (SlotsUsed == Slots)
-            continue;
-          if (Unit.Pipelined) {
-            if (ClassUsed[K] == BusyUntil[K].size())
-              continue;
-          } else {
-            auto Free = llvm::find_if(BusyUntil[K],
-                                      [&](unsigned B) { return B <= Cycle; });
-            if (Free == BusyUntil[K].end())
-              continue;
-            *Free = Cycle + std::max(1u, Unit.Latency);
-          }
-          ++SlotsUsed;
-          ++ClassUsed[K];
-          ++Result.Ops[K];
-        }
-        N.Issue = Cycle;
-        Length = std::max(Length, Cycle + N.Latency);
-        ++Scheduled;
-        Issued = true;
-        Ready.erase(llvm::find(Ready, C));
-        for (auto [S, Latency] : N.Succs) {
-          Node &Succ = Nodes[S];
-          Succ.Earliest = std::max(Succ.Earliest, Cycle + Latency);
-          if (--Succ.PendingPreds == 0)
-            Ready.push_back(S);
-        }
+  auto Issue = [&](unsigned C, unsigned Cycle) {
+    Node &N = Nodes[C];
+    N.Issue = Cycle;
+    Length = std::max(Length, Cycle + N.Latency);
+    ++Scheduled;
+    for (auto [S, Latency] : N.Succs) {
+      Node &Succ = Nodes[S];
+      Succ.Earliest = std::max(Succ.Earliest, Cycle + Latency);
+      if (--Succ.PendingPreds == 0) {
+        Pending.push_back(S);
+        std::push_heap(Pending.begin(), Pending.end(), ByEarliest);
       }
     }
+  };
+  for (unsigned Cycle = 0; Scheduled != Nodes.size();) {
+    unsigned SlotsUsed = 0;
+    unsigned ClassUsed[NumUnitClasses] = {};
+    for (;;) {
+      // What may issue now: free operations at once (they take nothing and
+      // may make others ready in this cycle), the others to their class.
+      while (!Pending.empty() && Nodes[Pending.front()].Earliest <= Cycle) {
+        std::pop_heap(Pending.begin(), Pending.end(), ByEarliest);
+        unsigned C = Pending.back();
+        Pending.pop_back();
+        if (!Nodes[C].Class) {
+          Issue(C, Cycle);
+          continue;
+        }
+        auto &Heap = Available[static_cast<unsigned>(*Nodes[C].Class)];
+        Heap.push_back(C);
+        std::push_heap(Heap.begin(), Heap.end(), HeapOrder);
+      }
+      if (SlotsUsed == Slots)
+        break;
+      // The best operation among the classes with a unit free this cycle.
+      int Best = -1;
+      unsigned *BestUnit = nullptr;
+      for (unsigned K = 0; K < NumUnitClasses; ++K) {
+        if (Available[K].empty())
+          continue;
+        unsigned *Unit = nullptr;
+        if (Machine.Units[K].Pipelined) {
+          if (ClassUsed[K] == BusyUntil[K].size())
+            continue;
+        } else {
+          Unit = llvm::find_if(BusyUntil[K],
+                               [&](unsigned B) { return B <= Cycle; });
+          if (Unit == BusyUntil[K].end())
+            continue;
+        }
+        if (Best < 0 ||
+            Before(Available[K].front(),
+                   Available[static_cast<unsigned>(Best)].front())) {
+          Best = K;
+          BestUnit = Unit;
+        }
+      }
+      if (Best < 0)
+        break;
+      auto &Heap = Available[static_cast<unsigned>(Best)];
+      std::pop_heap(Heap.begin(), Heap.end(), HeapOrder);
+      unsigned C = Heap.back();
+      Heap.pop_back();
+      if (BestUnit)
+        *BestUnit = Cycle + std::max(1u, Machine.Units[Best].Latency);
+      ++SlotsUsed;
+      ++ClassUsed[Best];
+      ++Result.Ops[Best];
+      Issue(C, Cycle);
+    }
+    // Next cycle; when nothing waits for a unit, straight to the cycle the
+    // next operands are ready.
+    bool Waiting = llvm::any_of(
+        Available, [](const std::vector<unsigned> &H) { return !H.empty(); });
+    unsigned Next = Cycle + 1;
+    if (!Waiting && !Pending.empty())
+      Next = std::max(Next, Nodes[Pending.front()].Earliest);
+    Cycle = Next;
   }
 
   Result.Cycles = Length;

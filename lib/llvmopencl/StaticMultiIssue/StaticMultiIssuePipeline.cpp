@@ -29,7 +29,9 @@
 #include "weft/debug.h"
 
 #include "llvm/Transforms/Scalar/LoopUnrollPass.h"
+
 #include "llvm/Transforms/Scalar/Scalarizer.h"
+#include <chrono>
 
 using namespace llvm;
 
@@ -87,7 +89,13 @@ void addStaticMultiIssuePassesBeforeO3(ModulePassManager &MPM) {
 StaticSchedule scheduleAndCountBlocks(Module &M, const MachineModel &Machine,
                                       ModuleAnalysisManager &MAM,
                                       FunctionAnalysisManager &FAM) {
+  auto Start = std::chrono::steady_clock::now();
   StaticSchedule Schedule = scheduleModule(M, Machine, FAM);
+  WEFT_LOG(
+      DebugCompile, "static schedule of %zu blocks: %.3f s",
+      Schedule.Blocks.size(),
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count());
   ModulePassManager MPM;
   MPM.addPass(CountBlockExecutionsPass());
   MPM.run(M, MAM);
