@@ -1,5 +1,5 @@
 ; The innermost work-item loop (x, parallel and holding no other parallel
-; loop) is asked to unroll by WEFT_ACCELSIM_UNROLL (4 by default), its
+; loop) is asked to unroll by WEFT_ACCELSIM_UNROLL (8 by default), its
 ; earlier unroll request dropped; the y loop around it is kept rolled
 ; (unroll.disable). Each access of a parallel group gets !weft.workitem.access
 ; {group, position among the group's accesses}; the access outside any
@@ -16,7 +16,7 @@
 ; CHECK-DAG: [[T0]] = !{[[X]], i32 0}
 ; CHECK-DAG: [[T1]] = !{[[X]], i32 1}
 ; CHECK-DAG: [[XL]] = distinct !{[[XL]], [[XP:![0-9]+]], [[U:![0-9]+]]}
-; CHECK-DAG: [[U]] = !{!"llvm.loop.unroll.count", i32 4}
+; CHECK-DAG: [[U]] = !{!"llvm.loop.unroll.count", i32 8}
 ; CHECK-DAG: [[YL]] = distinct !{[[YL]], [[YP:![0-9]+]], [[D:![0-9]+]]}
 ; CHECK-DAG: [[D]] = !{!"llvm.loop.unroll.disable"}
 

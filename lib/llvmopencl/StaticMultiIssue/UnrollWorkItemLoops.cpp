@@ -44,7 +44,13 @@ using namespace llvm;
 namespace weft {
 
 unsigned workItemUnrollFactor() {
-  constexpr unsigned Default = 4;
+  // A whole x row of the usual 8-wide work-group: enough independent
+  // operations to keep the pocl paper's machine (23 issue slots, 3-cycle
+  // loads and float units) busy between a block's first load and its last
+  // store. With 4, a block of the horizontally parallelized DCT was bound
+  // by that latency (tools/accelsim/dct-table.sh 256: 2.0x over no
+  // horizontal parallelization; 5.0x with 8; 16 adds little).
+  constexpr unsigned Default = 8;
   const char *V = getenv("WEFT_ACCELSIM_UNROLL");
   if (!V || !*V)
     return Default;

@@ -16,7 +16,7 @@ namespace weft {
 /// Seq its position among the loop's accesses in program order.
 inline constexpr const char *WorkItemAccessMD = "weft.workitem.access";
 
-/// The factor WEFT_ACCELSIM_UNROLL asks for (default 4; 1 turns unrolling
+/// The factor WEFT_ACCELSIM_UNROLL asks for (default 8; 1 turns unrolling
 /// off; values that are not positive integers give the default).
 unsigned workItemUnrollFactor();
 
