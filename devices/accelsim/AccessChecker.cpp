@@ -41,6 +41,16 @@
 
 namespace weft {
 
+namespace {
+
+/// [Address, Address + Bytes) within [Begin, Begin + Size), without
+/// overflow.
+bool within(uintptr_t Address, uint64_t Bytes, uintptr_t Begin, uint64_t Size) {
+  return Address >= Begin && Bytes <= Size && Address - Begin <= Size - Bytes;
+}
+
+} // namespace
+
 struct AccessCheck::State {
   std::string Kernel;
   /// Device memory a global or constant access may touch, by address.
@@ -70,6 +80,19 @@ struct AccessCheck::State {
 
   State *Outer = nullptr;
 
+  /// Address lies in the work-group's local memory.
+  bool inLocal(uintptr_t Address) const {
+    return Address - LocalBase < LocalSize;
+  }
+  /// [Address, Address + Bytes) is the calling thread's stack or the
+  /// private arena (context arrays, fiber stacks): private memory.
+  bool inPrivate(uintptr_t Address, uint64_t Bytes) const {
+    return within(Address, Bytes, reinterpret_cast<uintptr_t>(Group->Stack),
+                  Group->StackSize) ||
+           within(Address, Bytes,
+                  reinterpret_cast<uintptr_t>(Group->PrivateArena),
+                  Group->PrivateArenaSize);
+  }
   /// Inside the allocation Base points into; inside any when Base is 0.
   bool inBuffer(uintptr_t Address, uint64_t Bytes, uintptr_t Base) const;
   /// The allocation that holds Address, or Buffers.end().
@@ -82,12 +105,6 @@ struct AccessCheck::State {
 namespace {
 
 thread_local AccessCheck::State *Current = nullptr;
-
-/// [Address, Address + Bytes) within [Begin, Begin + Size), without
-/// overflow.
-bool within(uintptr_t Address, uint64_t Bytes, uintptr_t Begin, uint64_t Size) {
-  return Address >= Begin && Bytes <= Size && Address - Begin <= Size - Bytes;
-}
 
 /// The last allocation that starts at or below Address, or end.
 std::vector<ChunkAllocator::Allocation>::const_iterator
@@ -108,16 +125,24 @@ void *checkedAddress(void *Address, uint64_t Bytes, uint32_t Flags,
   if (!S || Bytes == 0)
     return Address;
   uintptr_t A = reinterpret_cast<uintptr_t>(Address);
-  bool Local = (Flags >> CheckedAccessSpaceShift) == 3;
-  if (Local ? within(A, Bytes, S->LocalBase, S->LocalSize)
-            : S->inBuffer(A, Bytes, reinterpret_cast<uintptr_t>(Base)))
+  unsigned Space = Flags >> CheckedAccessSpaceShift;
+  if (Space == 4) {
+    // Generic: where the address lies says what it points to.
+    if (S->inPrivate(A, Bytes))
+      return Address;
+    Space = S->inLocal(A) ? 3 : 1;
+  }
+  if (Space == 3 ? within(A, Bytes, S->LocalBase, S->LocalSize)
+                 : S->inBuffer(A, Bytes, reinterpret_cast<uintptr_t>(Base)))
     return Address;
   if (S->Count++ == 0) {
     const uint64_t Local[3] = {Local0, Local1, Local2};
     AccessCheck::State::Violation &V = S->First;
     V.Address = A;
     V.Bytes = Bytes;
-    V.Flags = Flags;
+    // A generic access is reported as what it turned out to be.
+    V.Flags = (Flags & ((1u << CheckedAccessSpaceShift) - 1)) |
+              (Space << CheckedAccessSpaceShift);
     V.Base = reinterpret_cast<uintptr_t>(Base);
     V.LocalBase = S->LocalBase;
     V.LocalSize = S->LocalSize;
@@ -221,7 +246,7 @@ bool accessChecksRequested() {
 void registerAccessChecker() {
   static std::once_flag Once;
   std::call_once(Once, [] {
-    for (unsigned Space : {1u, 2u, 3u})
+    for (unsigned Space : {1u, 2u, 3u, 4u})
       registerRuntimeSymbol(std::string(CheckedAddressSymbol) + ".p" +
                                 std::to_string(Space),
                             reinterpret_cast<void *>(&checkedAddress));

@@ -66,14 +66,15 @@ struct TargetDesc {
   BackHalf Back = BackHalf::CpuSimd;
   /// The machine of a StaticMultiIssue back half.
   std::shared_ptr<const MachineModel> Machine;
-  /// Every access of kernel code to global, constant and local memory goes
-  /// through a run-time bounds check (CheckedAddressSymbol below): the
-  /// accelerator simulator under WEFT_ACCELSIM_CHECK=1.
+  /// Every access of kernel code to global, constant, local and generic
+  /// memory goes through a run-time bounds check (CheckedAddressSymbol
+  /// below): the accelerator simulator under WEFT_ACCELSIM_CHECK=1.
   bool CheckAccesses = false;
 };
 
 /// Code compiled with TargetDesc::CheckAccesses calls, before each access
-/// to global (address space 1), constant (2) or local (3) memory,
+/// to global (address space 1), constant (2), local (3) or generic (4)
+/// memory,
 ///
 ///   T *<CheckedAddressSymbol>.p<space>(T *Address, uint64_t Bytes,
 ///                                      uint32_t Flags, uint64_t LocalId0,

@@ -6,7 +6,8 @@
 // work-item and address; the command then fails (a negative execution
 // status) and the process goes on. Each faulty kernel here has exactly one
 // kind of bad access (a read, a write, a __local write, a __constant read,
-// an atomic), whose work-item and distance the test knows, and its other
+// an atomic, a write through a generic pointer), whose work-item and
+// distance the test knows, and its other
 // work-items must still produce their results, computed on the host.
 // A correct kernel touching the last byte of an odd-sized buffer, __local,
 // __constant and atomics must complete with exact results and no report.
@@ -285,6 +286,47 @@ TEST_P(AccessCheckFaults, AtomicPastTheEnd) {
       << Report;
   ASSERT_CL_OK(readInto(BinsBuf, Counts));
   EXPECT_EQ(Counts, Expected);
+}
+
+// OpenCL C 3.0: a helper's unqualified pointer is generic. Private and
+// local memory through it are in bounds; the buffer is overrun by the last
+// work-item.
+const char *const GenericKernel = R"(
+void put(int *P, int I, int V) { P[I] = V; }
+kernel void genericPast(global int *Out, local int *Tile) {
+  int I = get_global_id(0), L = get_local_id(0);
+  int Private[4] = {0, 0, 0, 0};
+  put(Private, I % 4, I);
+  put(Tile, L, 2 * I);
+  put(Out, I + 1, Private[I % 4] + Tile[L]);
+}
+)";
+
+TEST_P(AccessCheckFaults, GenericPointerPastTheEnd) {
+  if (!deviceHasFeature(Device, "__opencl_c_generic_address_space"))
+    GTEST_SKIP() << "no generic address space";
+  const size_t N = 128, Local = 32;
+  KernelRef K(makeKernel(GenericKernel, "genericPast", "-cl-std=CL3.0"));
+  ASSERT_NE(K.get(), nullptr);
+  std::vector<cl_int> Out(N, -7);
+  MemRef OutBuf(makeBufferFrom(Out));
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &OutBuf));
+  ASSERT_CL_OK(clSetKernelArg(K, 1, Local * sizeof(cl_int), nullptr));
+  std::string Report;
+  EXPECT_EQ(run(K, 1, &N, &Local, Report), CL_OUT_OF_RESOURCES);
+  EXPECT_NE(Report.find("out-of-bounds write of 4 bytes at 0x"),
+            std::string::npos)
+      << Report;
+  EXPECT_NE(Report.find("(4 bytes past buffer 0x"), std::string::npos)
+      << Report;
+  EXPECT_NE(Report.find(", size 512) in kernel genericPast, work-item "
+                        "(127, 0, 0)"),
+            std::string::npos)
+      << Report;
+  ASSERT_CL_OK(readInto(OutBuf, Out));
+  EXPECT_EQ(Out[0], -7);
+  for (size_t I = 0; I + 1 < N; ++I)
+    ASSERT_EQ(Out[I + 1], cl_int(3 * I)) << "work-item " << I;
 }
 
 TEST_P(AccessCheck, CorrectKernelCompletes) {

@@ -1,6 +1,6 @@
-; Under WEFT_ACCELSIM_CHECK=1 every access to global, constant and local
-; memory takes its address from __weft_checked_address.p<space>, with the
-; access's size, read/write flags and address space (bits 8 and up), and the
+; Under WEFT_ACCELSIM_CHECK=1 every access to global, constant, local and
+; generic memory takes its address from __weft_checked_address.p<space>,
+; with the access's size, read/write flags and address space (bits 8 and up), and the
 ; work-item's local ids asked for right before it, and the kernel argument
 ; or program variable it derives from (null if none, and for local memory,
 ; which is checked as a whole). Private memory and the
@@ -80,6 +80,13 @@ entry:
   %first = icmp eq i64 %i, 0
   %either = select i1 %first, ptr addrspace(1) %in, ptr addrspace(1) %out
   %y = load i32, ptr addrspace(1) %either, align 4
+; A generic write (2 | 4 << 8): its base the buffer made generic.
+; CHECK:      %gen = addrspacecast
+; CHECK:      [[GB:%.*]] = addrspacecast ptr addrspace(1) %out to ptr addrspace(4)
+; CHECK-NEXT: [[GN:%.*]] = call ptr addrspace(4) @__weft_checked_address.p4(ptr addrspace(4) %gen, i64 4, i32 1026, {{.*}}, ptr addrspace(4) [[GB]])
+; CHECK-NEXT: store i32 %y, ptr addrspace(4) [[GN]]
+  %gen = addrspacecast ptr addrspace(1) %out to ptr addrspace(4)
+  store i32 %y, ptr addrspace(4) %gen, align 4
 ; CHECK-NEXT: ret void
   ret void
 }

@@ -4,8 +4,8 @@
 // WEFT_ACCELSIM_CHECK=1 it can tell, as Oclgrind does, which access of a
 // kernel leaves the buffers of the launch or the work-group's local memory.
 // This pass gives every load, store, atomicrmw, cmpxchg and memory
-// intrinsic on global (1), constant (2) or local (3) memory a checked
-// address:
+// intrinsic on global (1), constant (2), local (3) or generic (4) memory a
+// checked address:
 //
 //   %v = load float, ptr addrspace(1) %p
 //   becomes
@@ -22,6 +22,11 @@
 // base is no kernel argument or program variable (a pointer loaded from
 // memory, a select of two buffers) and for local accesses, which are
 // checked against the work-group's local memory.
+//
+// A generic access is sorted out at run time by where its address lies:
+// the work-group's local memory, private memory (the stack, the private
+// arena), else a buffer; its base is the buffer argument made generic when
+// the pointer came from one.
 //
 // The run-time check (devices/accelsim/AccessChecker.cpp) returns %p when
 // the access is in bounds and otherwise memory that nothing else uses, so
@@ -129,7 +134,7 @@ struct Access {
 
 bool isCheckedSpace(const Value *Ptr) {
   unsigned AS = Ptr->getType()->getPointerAddressSpace();
-  return AS == 1 || AS == 2 || AS == 3;
+  return AS == 1 || AS == 2 || AS == 3 || AS == 4;
 }
 
 /// Ptr points into data the program defines in the global or constant
@@ -181,12 +186,20 @@ Value *baseObject(Value *Ptr, unsigned Depth = 0) {
 
 /// The base operand of Ptr's check: baseObject, or null where there is
 /// none and for local memory (checked as a whole).
-Value *baseOf(Value *Ptr) {
+Value *baseOf(Value *Ptr, IRBuilder<> &B) {
   auto *Null = ConstantPointerNull::get(cast<PointerType>(Ptr->getType()));
   if (Ptr->getType()->getPointerAddressSpace() == 3)
     return Null;
   Value *Object = baseObject(Ptr);
-  return Object && Object->getType() == Ptr->getType() ? Object : Null;
+  if (!Object)
+    return Null;
+  if (Object->getType() == Ptr->getType())
+    return Object;
+  // A generic access to a buffer: the buffer's pointer, made generic.
+  if (Ptr->getType()->getPointerAddressSpace() == 4 &&
+      Object->getType()->getPointerAddressSpace() == 1)
+    return B.CreateAddrSpaceCast(Object, Ptr->getType());
+  return Null;
 }
 
 uint32_t flagsFor(const Value *Ptr, uint32_t Kind) {
@@ -276,10 +289,11 @@ bool checkKernel(Function &F) {
     Value *Bytes = B.CreateZExtOrTrunc(A.Bytes, B.getInt64Ty());
     FunctionCallee Check =
         checkFunction(M, Ptr->getType()->getPointerAddressSpace());
-    Value *Checked = B.CreateCall(
-        Check,
-        {Ptr, Bytes, B.getInt32(A.Flags), Ids[0], Ids[1], Ids[2], baseOf(Ptr)},
-        Ptr->hasName() ? Ptr->getName() + ".checked" : "checked");
+    Value *Checked =
+        B.CreateCall(Check,
+                     {Ptr, Bytes, B.getInt32(A.Flags), Ids[0], Ids[1], Ids[2],
+                      baseOf(Ptr, B)},
+                     Ptr->hasName() ? Ptr->getName() + ".checked" : "checked");
     A.I->setOperand(A.OperandNo, Checked);
     if (isa<MemIntrinsic>(A.I) && !isInlineForm(*A.I))
       Unchanged.push_back({A.I, B.CreateICmpEQ(Checked, Ptr)});
