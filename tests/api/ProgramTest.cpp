@@ -383,6 +383,37 @@ TEST_P(Programs, NestingDeeperThanTheStackFailsTheBuild) {
   EXPECT_EQ(runScalarKernel(P, "k"), 7);
 }
 
+// Clang 19 loops forever on '::' where a C expression or type may begin
+// (llvm/llvm-project#195367); weft-fuzz-build-source timed out on a test
+// kernel with `(::::2 * LX)` in it. Each is a syntax error in OpenCL C, and
+// '::' in an attribute still works.
+TEST_P(Programs, ScopeTokenInAnExpressionFailsTheBuild) {
+  WEFT_ONLY("clang 19 based implementations loop forever on these");
+  for (const char *Expression : {"(::h)", "sizeof ::h", "((::h))",
+                                 "sizeof(::h)", "_Generic(::h, int: 1)"}) {
+    ProgramRef P(create(std::string("constant int h = 1;\n"
+                                    "kernel void k(global int *p) { p[0] = ") +
+                        Expression + "; }\n"));
+    ASSERT_NE(P.get(), nullptr);
+    EXPECT_CL(CL_BUILD_PROGRAM_FAILURE,
+              clBuildProgram(P, 1, &Device, nullptr, nullptr, nullptr))
+        << Expression;
+    EXPECT_NE(buildLog(P, Device).find("expected expression"),
+              std::string::npos)
+        << Expression << ": " << buildLog(P, Device);
+  }
+  ProgramRef P(create("kernel void k(global int *p) {\n"
+                      "  int s = 0;\n"
+                      "  [[clang::opencl_unroll_hint(2)]]\n"
+                      "  for (int i = 0; i < 4; ++i) s += i;\n"
+                      "  p[0] = s;\n"
+                      "}\n"));
+  ASSERT_NE(P.get(), nullptr);
+  ASSERT_CL_OK(clBuildProgram(P, 1, &Device, nullptr, nullptr, nullptr))
+      << buildLog(P, Device);
+  EXPECT_EQ(runScalarKernel(P, "k"), 6);
+}
+
 WEFT_INSTANTIATE_DEVICE_TEST(Programs);
 
 } // namespace

@@ -30,6 +30,7 @@
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Lex/HeaderSearchOptions.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -47,6 +48,31 @@ using namespace clang;
 namespace weft {
 
 namespace {
+
+/// Clang 17 to 19 loop forever in C when the parser meets '::' where a type
+/// or an expression may begin, as in `(::x)` or `sizeof ::x`
+/// (llvm/llvm-project#195367): the parser asks the same token whether it
+/// starts a type, over and over. '::' means nothing in OpenCL C, so such a
+/// '::' reaches the parser as ':', which it reports as the syntax error it
+/// is. One that follows an identifier is left alone: `[[clang::attr]]`.
+class EmitWithoutScopeLoops : public EmitLLVMOnlyAction {
+public:
+  using EmitLLVMOnlyAction::EmitLLVMOnlyAction;
+
+protected:
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    if (!CI.getLangOpts().CPlusPlus)
+      CI.getPreprocessor().setTokenWatcher(
+          [Previous = tok::unknown](const Token &T) mutable {
+            // The watcher sees the token the preprocessor is returning,
+            // which is not const: the parser receives it as changed here.
+            if (T.is(tok::coloncolon) && Previous != tok::identifier)
+              const_cast<Token &>(T).setKind(tok::colon);
+            Previous = T.getKind();
+          });
+    return EmitLLVMOnlyAction::BeginSourceFileAction(CI);
+  }
+};
 
 /// The front end's stack: sources nesting ~100,000 levels deep still
 /// compile (~3-5 KiB a level in clang's parser and code generation).
@@ -120,7 +146,7 @@ compileOnThisThread(llvm::LLVMContext &Context, const std::string &Source,
   }
   CI.getFrontendOpts().DisableFree = false;
 
-  EmitLLVMOnlyAction Action(&Context);
+  EmitWithoutScopeLoops Action(&Context);
   bool OK = CI.ExecuteAction(Action);
   LogStream.flush();
   if (!OK || CI.getDiagnostics().hasErrorOccurred())
