@@ -88,13 +88,18 @@ build-source)
   ;;
 esac
 
+# The source target also starts from the test kernels themselves (read
+# only: libFuzzer writes new inputs to the first directory alone).
+SEEDS=("$ROOT/tests/fuzz/corpus/$TARGET")
+[[ $TARGET == build-source ]] && SEEDS+=("$ROOT/tests/kernels")
+
 echo "fuzz: $TARGET for $SECONDS_TO_RUN s; log in $WORK/log"
 STATUS=0
 # In a scratch directory: anything a build option makes the compiler write
 # lands there, not in the source tree.
 (cd "$WORK/scratch" &&
-  nice -n 19 "$BIN" "${OPTIONS[@]}" "$@" "$WORK/corpus" \
-    "$ROOT/tests/fuzz/corpus/$TARGET") >"$WORK/log" 2>&1 || STATUS=$?
+  nice -n 19 "$BIN" "${OPTIONS[@]}" "$@" "$WORK/corpus" "${SEEDS[@]}") \
+  >"$WORK/log" 2>&1 || STATUS=$?
 grep -E '^(#[0-9]+[[:space:]]+DONE|stat::|Done )' "$WORK/log" || true
 if [[ $STATUS -ne 0 ]]; then
   echo "fuzz: $TARGET failed (status $STATUS); the end of $WORK/log:" >&2

@@ -3,7 +3,8 @@
 # (default: build): program binaries of a few test kernels made by weftcc,
 # whole and as bare payloads (the form weft-fuzz-program-binary decodes under
 # a header of its own), the smallest entries of the build's kernel cache, and
-# the test kernels as source text, some behind build options.
+# a few test kernels behind build options (the test kernels themselves are
+# seeds through scripts/fuzz.sh).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${1:-$ROOT/build}
@@ -30,7 +31,8 @@ if [ -d "$BUILD/kernel-cache" ]; then
   rm -f /tmp/weft-corpus.$$
 fi
 
-cp "$ROOT"/tests/kernels/*.cl "$OUT/build-source/"
+# The test kernels themselves are seeds too: scripts/fuzz.sh passes
+# tests/kernels as a second corpus directory, so they are not copied here.
 # "options NUL source" inputs.
 printf -- '-cl-std=CL3.0\0' | cat - "$ROOT/tests/kernels/saxpy.cl" \
   >"$OUT/build-source/saxpy-cl3.opts"

@@ -1,1 +1,0 @@
-kernel void increment(global int *P) { P[get_global_id(0)] += 1; }
