@@ -84,6 +84,17 @@ std::string reportIn(const std::string &Text) {
   return Text.substr(At, Text.find('\n', At) - At);
 }
 
+/// The checker's line names the access, where it fell beside the nearest
+/// object, and the kernel and work-item that made it.
+void expectReport(const std::string &Report, const std::string &Access,
+                  const std::string &Where, const std::string &Culprit) {
+  EXPECT_NE(Report.find("out-of-bounds " + Access + " at 0x"),
+            std::string::npos)
+      << Report;
+  EXPECT_NE(Report.find("(" + Where + " 0x"), std::string::npos) << Report;
+  EXPECT_NE(Report.find(", " + Culprit), std::string::npos) << Report;
+}
+
 class AccessCheck : public DeviceTest {
 protected:
   void SetUp() override {
@@ -153,15 +164,8 @@ TEST_P(AccessCheckFaults, ReadOnePastTheEnd) {
   ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &InBuf));
   std::string Report;
   EXPECT_EQ(run(K, 1, &N, &Local, Report), CL_OUT_OF_RESOURCES);
-  EXPECT_NE(Report.find("out-of-bounds read of 4 bytes at 0x"),
-            std::string::npos)
-      << Report;
-  EXPECT_NE(Report.find("(4 bytes past buffer 0x"), std::string::npos)
-      << Report;
-  EXPECT_NE(Report.find(", size 4096) in kernel readPast, work-item "
-                        "(1023, 0, 0)"),
-            std::string::npos)
-      << Report;
+  expectReport(Report, "read of 4 bytes", "4 bytes past buffer",
+               "size 4096) in kernel readPast, work-item (1023, 0, 0)");
   // The queue goes on; every other work-item did its work.
   ASSERT_CL_OK(readInto(OutBuf, Out));
   for (size_t I = 0; I + 1 < N; ++I)
@@ -184,15 +188,8 @@ TEST_P(AccessCheckFaults, WriteBeforeTheStart) {
   std::string Report;
   EXPECT_EQ(run(K, 2, Global, Local, Report), CL_OUT_OF_RESOURCES);
   // Work-item (0, 0) writes Data[-16]: 64 bytes before the buffer.
-  EXPECT_NE(Report.find("out-of-bounds write of 4 bytes at 0x"),
-            std::string::npos)
-      << Report;
-  EXPECT_NE(Report.find("(64 bytes before buffer 0x"), std::string::npos)
-      << Report;
-  EXPECT_NE(Report.find(", size 512) in kernel writeBefore, work-item "
-                        "(0, 0, 0)"),
-            std::string::npos)
-      << Report;
+  expectReport(Report, "write of 4 bytes", "64 bytes before buffer",
+               "size 512) in kernel writeBefore, work-item (0, 0, 0)");
   ASSERT_CL_OK(readInto(DataBuf, Data));
   for (size_t Y = 1; Y < Height; ++Y)
     for (size_t X = 0; X < Width; ++X)
@@ -216,15 +213,8 @@ TEST_P(AccessCheckFaults, LocalOverrun) {
   EXPECT_EQ(run(K, 1, &N, &Local, Report), CL_OUT_OF_RESOURCES);
   // Local id 63 of the first group writes Tile[64], just past the 256
   // bytes of the group's local memory.
-  EXPECT_NE(Report.find("out-of-bounds write of 4 bytes at 0x"),
-            std::string::npos)
-      << Report;
-  EXPECT_NE(Report.find("(4 bytes past local memory 0x"), std::string::npos)
-      << Report;
-  EXPECT_NE(Report.find(", size 256) in kernel localOverrun, work-item "
-                        "(63, 0, 0)"),
-            std::string::npos)
-      << Report;
+  expectReport(Report, "write of 4 bytes", "4 bytes past local memory",
+               "size 256) in kernel localOverrun, work-item (63, 0, 0)");
   ASSERT_CL_OK(readInto(OutBuf, Out));
   for (size_t I = 0; I < N; ++I) {
     cl_int L = cl_int(I % Local);
@@ -245,15 +235,8 @@ TEST_P(AccessCheckFaults, ConstantReadInAnotherGroupRow) {
   ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &TableBuf));
   std::string Report;
   EXPECT_EQ(run(K, 2, Global, Local, Report), CL_OUT_OF_RESOURCES);
-  EXPECT_NE(Report.find("out-of-bounds read of 4 bytes at 0x"),
-            std::string::npos)
-      << Report;
-  EXPECT_NE(Report.find("(4 bytes past buffer 0x"), std::string::npos)
-      << Report;
-  EXPECT_NE(Report.find(", size 128) in kernel constantPast, work-item "
-                        "(7, 3, 0)"),
-            std::string::npos)
-      << Report;
+  expectReport(Report, "read of 4 bytes", "4 bytes past buffer",
+               "size 128) in kernel constantPast, work-item (7, 3, 0)");
   ASSERT_CL_OK(readInto(OutBuf, Out));
   for (size_t I = 0; I + 1 < Out.size(); ++I)
     ASSERT_EQ(Out[I], Table[I + 1]) << "element " << I;
@@ -275,15 +258,8 @@ TEST_P(AccessCheckFaults, AtomicPastTheEnd) {
   ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &InBuf));
   std::string Report;
   EXPECT_EQ(run(K, 1, &N, &Local, Report), CL_OUT_OF_RESOURCES);
-  EXPECT_NE(Report.find("out-of-bounds read-write of 4 bytes at 0x"),
-            std::string::npos)
-      << Report;
-  EXPECT_NE(Report.find("(4 bytes past buffer 0x"), std::string::npos)
-      << Report;
-  EXPECT_NE(Report.find(", size 64) in kernel histogram, work-item "
-                        "(37, 0, 0)"),
-            std::string::npos)
-      << Report;
+  expectReport(Report, "read-write of 4 bytes", "4 bytes past buffer",
+               "size 64) in kernel histogram, work-item (37, 0, 0)");
   ASSERT_CL_OK(readInto(BinsBuf, Counts));
   EXPECT_EQ(Counts, Expected);
 }
@@ -314,15 +290,8 @@ TEST_P(AccessCheckFaults, GenericPointerPastTheEnd) {
   ASSERT_CL_OK(clSetKernelArg(K, 1, Local * sizeof(cl_int), nullptr));
   std::string Report;
   EXPECT_EQ(run(K, 1, &N, &Local, Report), CL_OUT_OF_RESOURCES);
-  EXPECT_NE(Report.find("out-of-bounds write of 4 bytes at 0x"),
-            std::string::npos)
-      << Report;
-  EXPECT_NE(Report.find("(4 bytes past buffer 0x"), std::string::npos)
-      << Report;
-  EXPECT_NE(Report.find(", size 512) in kernel genericPast, work-item "
-                        "(127, 0, 0)"),
-            std::string::npos)
-      << Report;
+  expectReport(Report, "write of 4 bytes", "4 bytes past buffer",
+               "size 512) in kernel genericPast, work-item (127, 0, 0)");
   ASSERT_CL_OK(readInto(OutBuf, Out));
   EXPECT_EQ(Out[0], -7);
   for (size_t I = 0; I + 1 < N; ++I)

@@ -552,27 +552,38 @@ TEST_P(DeviceMemory, ReadersOnTwoQueuesShareAFetch) {
 
 WEFT_INSTANTIATE_DEVICE_TEST(DeviceMemory);
 
-/// Every device of the platform in one context, each with a queue: one
-/// device's results feed another's commands, ordered only by events.
-TEST(DeviceMemoryMixed, DevicesTakeTurnsOnBuffers) {
-  std::vector<cl_device_id> Devices = allDevices();
-  ASSERT_FALSE(Devices.empty());
-  cl_int Err = CL_SUCCESS;
-  ContextRef Context(clCreateContext(nullptr,
-                                     static_cast<cl_uint>(Devices.size()),
-                                     Devices.data(), nullptr, nullptr, &Err));
-  ASSERT_CL_OK(Err);
-  const char *Source = Kernels;
-  ProgramRef Program(
-      clCreateProgramWithSource(Context, 1, &Source, nullptr, &Err));
-  ASSERT_CL_OK(Err);
-  ASSERT_CL_OK(clBuildProgram(Program, 0, nullptr, "", nullptr, nullptr));
-  std::vector<QueueRef> Queues;
-  for (cl_device_id D : Devices) {
-    Queues.emplace_back(
-        clCreateCommandQueueWithProperties(Context, D, nullptr, &Err));
+/// Every device of the platform in one context, each with a queue, and the
+/// kernels built for all of them.
+class DeviceMemoryMixed : public testing::Test {
+protected:
+  void SetUp() override {
+    Devices = allDevices();
+    ASSERT_FALSE(Devices.empty());
+    cl_int Err = CL_SUCCESS;
+    Context.reset(clCreateContext(nullptr, static_cast<cl_uint>(Devices.size()),
+                                  Devices.data(), nullptr, nullptr, &Err));
     ASSERT_CL_OK(Err);
+    const char *Source = Kernels;
+    Program.reset(
+        clCreateProgramWithSource(Context, 1, &Source, nullptr, &Err));
+    ASSERT_CL_OK(Err);
+    ASSERT_CL_OK(clBuildProgram(Program, 0, nullptr, "", nullptr, nullptr));
+    for (cl_device_id D : Devices) {
+      Queues.emplace_back(
+          clCreateCommandQueueWithProperties(Context, D, nullptr, &Err));
+      ASSERT_CL_OK(Err);
+    }
   }
+
+  std::vector<cl_device_id> Devices;
+  ContextRef Context;
+  ProgramRef Program;
+  std::vector<QueueRef> Queues;
+};
+
+/// One device's results feed another's commands, ordered only by events.
+TEST_F(DeviceMemoryMixed, DevicesTakeTurnsOnBuffers) {
+  cl_int Err = CL_SUCCESS;
   KernelRef AddOne(clCreateKernel(Program, "addOne", &Err));
   ASSERT_CL_OK(Err);
   KernelRef Twice(clCreateKernel(Program, "twice", &Err));
@@ -643,30 +654,14 @@ TEST(DeviceMemoryMixed, DevicesTakeTurnsOnBuffers) {
 /// a buffer (sub-buffers, no event between them), then each works on the
 /// half the other wrote: neither may count the other's half current from
 /// before it was written.
-TEST(DeviceMemoryMixed, DisjointSubBuffersAtOnce) {
-  std::vector<cl_device_id> Devices = allDevices();
-  ASSERT_FALSE(Devices.empty());
+TEST_F(DeviceMemoryMixed, DisjointSubBuffersAtOnce) {
   if (Devices.size() < 2)
     GTEST_SKIP() << "one device";
   cl_int Err = CL_SUCCESS;
-  ContextRef Context(clCreateContext(nullptr,
-                                     static_cast<cl_uint>(Devices.size()),
-                                     Devices.data(), nullptr, nullptr, &Err));
-  ASSERT_CL_OK(Err);
-  const char *Source = Kernels;
-  ProgramRef Program(
-      clCreateProgramWithSource(Context, 1, &Source, nullptr, &Err));
-  ASSERT_CL_OK(Err);
-  ASSERT_CL_OK(clBuildProgram(Program, 0, nullptr, "", nullptr, nullptr));
-  std::vector<QueueRef> Queues;
   size_t Align = 0;
-  for (cl_device_id D : Devices) {
-    Queues.emplace_back(
-        clCreateCommandQueueWithProperties(Context, D, nullptr, &Err));
-    ASSERT_CL_OK(Err);
+  for (cl_device_id D : Devices)
     Align = std::max<size_t>(
         Align, deviceInfo<cl_uint>(D, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8);
-  }
   const size_t Half = std::max<size_t>(Align / sizeof(cl_int), 1024);
   const size_t N = 2 * Half;
   for (size_t A = 0; A < Devices.size(); ++A)
