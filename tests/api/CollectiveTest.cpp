@@ -467,7 +467,9 @@ TEST_P(Collectives, InALoopWithMixedTypes) {
           for (size_t W = 0; W <= Me; ++W)
             Inclusive += V(W);
           for (size_t W = 0; W < Me; ++W) {
-            Exclusive += int64_t(V(W)) << 20;
+            // The kernel's (long)x << 20 as a product: shifting a negative
+            // value left is undefined in C++17 (UBSan stopped here).
+            Exclusive += int64_t(V(W)) * (int64_t(1) << 20);
             Min = std::min(Min, double(V(W)));
           }
           for (size_t W = 0; W < L; ++W)
