@@ -318,6 +318,24 @@ bool adoptWorkGroupFunction(const std::string &Bitcode,
                             const size_t LocalSize[3], const TargetDesc &Target,
                             const std::string &Native);
 
+/// A kernel compiled for one local size (WorkGroupFunction::Native), as a
+/// program binary carries it.
+struct KernelCode {
+  std::string Kernel;
+  size_t LocalSize[3] = {1, 1, 1};
+  std::string Code;
+};
+
+/// Reads everything a program binary for Target carries, at
+/// clCreateProgramWithBinary: the whole bitcode (parsed and verified), the
+/// kernels Build describes (present in it, with those arguments) and the
+/// compiled kernels Code. False, with the reason in Why, when any of it is
+/// damaged. Damage that crashes LLVM's reader is found in a child process,
+/// so that it is refused rather than ending this one.
+bool checkProgramBinary(const ProgramBuild &Build,
+                        const std::vector<KernelCode> &Code,
+                        const TargetDesc &Target, std::string &Why);
+
 } // namespace weft
 
 #endif // WEFT_COMPILER_H

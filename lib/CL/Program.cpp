@@ -568,9 +568,13 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
       std::string Why;
       Program::LoadedBinary B;
       std::vector<KernelCode> Code;
-      B.Build = deserializeProgramBinary(Binaries[I], Lengths[I],
-                                         Devices[I]->description().Target,
+      const TargetDesc &Target = Devices[I]->description().Target;
+      B.Build = deserializeProgramBinary(Binaries[I], Lengths[I], Target,
                                          B.Options, Why, &Code);
+      // The bitcode and compiled kernels inside are read whole now: damage
+      // must be refused here, not met at the first kernel's compile.
+      if (B.Build && !checkProgramBinary(*B.Build, Code, Target, Why))
+        B.Build = nullptr;
       for (const KernelCode &C : B.Build ? Code : std::vector<KernelCode>())
         Devices[I]->driver().adoptKernelCode(B.Build->Bitcode, C.Kernel,
                                              C.LocalSize, C.Code);

@@ -29,13 +29,6 @@
 
 namespace weft {
 
-/// A kernel compiled for one local size (WorkGroupFunction::Native).
-struct KernelCode {
-  std::string Kernel;
-  size_t LocalSize[3] = {1, 1, 1};
-  std::string Code;
-};
-
 /// The binary of Build (successful, of any BinaryKind) for a device
 /// targeting Target, with the kernels compiled so far.
 std::string serializeProgramBinary(const ProgramBuild &Build,
