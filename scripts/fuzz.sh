@@ -3,12 +3,13 @@
 #
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]
 #
-# TARGET is program-binary, cache-entry or build-source. The target is
-# built first (clang 19, -DWEFT_FUZZ=ON, in build-fuzz or WEFT_FUZZ_BUILD_DIR)
-# and then run niced, starting from the seed corpus tests/fuzz/corpus/TARGET.
-# What it finds goes under BUILD/fuzz/TARGET/: corpus/ (new inputs), crashes/
-# (inputs that crashed, timed out or ran out of memory) and log. The exit
-# status is non-zero when the run found a crash.
+# TARGET is program-binary, cache-entry, build-source or load-binary. The
+# target is built first (clang 19, -DWEFT_FUZZ=ON, in build-fuzz or
+# WEFT_FUZZ_BUILD_DIR) and then run niced, starting from the seed corpus
+# tests/fuzz/corpus/TARGET. What it finds goes under BUILD/fuzz/TARGET/:
+# corpus/ (new inputs), crashes/ (inputs that crashed, timed out or ran out
+# of memory) and log. The exit status is non-zero when the run found a
+# crash.
 #
 # WEFT_BUILD_LOCK=FILE runs the build under flock FILE (a shared machine);
 # WEFT_FUZZ_NO_BUILD=1 uses the target as it is built; WEFT_JOBS (default 2)
@@ -20,15 +21,15 @@ BUILD=${WEFT_FUZZ_BUILD_DIR:-$ROOT/build-fuzz}
 JOBS=${WEFT_JOBS:-2}
 
 if [[ $# -lt 2 ]]; then
-  echo "usage: scripts/fuzz.sh program-binary|cache-entry|build-source SECONDS [libFuzzer options...]" >&2
+  echo "usage: scripts/fuzz.sh program-binary|cache-entry|build-source|load-binary SECONDS [libFuzzer options...]" >&2
   exit 2
 fi
 TARGET=$1 SECONDS_TO_RUN=$2
 shift 2
 case "$TARGET" in
-program-binary | cache-entry | build-source) ;;
+program-binary | cache-entry | build-source | load-binary) ;;
 *)
-  echo "fuzz: unknown target '$TARGET' (program-binary, cache-entry, build-source)" >&2
+  echo "fuzz: unknown target '$TARGET' (program-binary, cache-entry, build-source, load-binary)" >&2
   exit 2
   ;;
 esac
@@ -81,6 +82,13 @@ build-source)
   # either.
   OPTIONS+=(-dict="$ROOT/tests/fuzz/build-source.dict" -max_len=8192
     -timeout=60 -rss_limit_mb=4096 -detect_leaks=0)
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+  ;;
+load-binary)
+  # Each input is read in a child process, then compiled and run: like
+  # build-source, tens of milliseconds, and the compiler's process-wide
+  # state is no leak.
+  OPTIONS+=(-max_len=65536 -timeout=60 -rss_limit_mb=4096 -detect_leaks=0)
   export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
   ;;
 *)

@@ -2,9 +2,10 @@
 # Remakes the seed corpora of tests/fuzz/corpus from a normal build tree
 # (default: build): program binaries of a few test kernels made by weftcc,
 # whole and as bare payloads (the form weft-fuzz-program-binary decodes under
-# a header of its own), the smallest entries of the build's kernel cache, and
-# a few test kernels behind build options (the test kernels themselves are
-# seeds through scripts/fuzz.sh).
+# a header of its own), the same whole again for weft-fuzz-load-binary with
+# one that carries compiled code (pyopencl), the smallest entries of the
+# build's kernel cache, and a few test kernels behind build options (the
+# test kernels themselves are seeds through scripts/fuzz.sh).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${1:-$ROOT/build}
@@ -22,6 +23,24 @@ done
   -o "$OUT/program-binary/saxpy-cl3.bin" "$ROOT/tests/kernels/saxpy.cl"
 tail -c +29 "$OUT/program-binary/saxpy-cl3.bin" \
   >"$OUT/program-binary/saxpy-cl3.payload"
+
+# Whole binaries for weft-fuzz-load-binary, which seals them again for this
+# device; one also carries saxpy's compiled code (made by running it).
+mkdir -p "$OUT"/load-binary
+cp "$OUT"/program-binary/*.bin "$OUT"/load-binary/
+/usr/bin/python3 - "$ROOT/tests/kernels/saxpy.cl" "$OUT/load-binary/saxpy-ran.bin" <<'PY'
+import sys
+import numpy as np
+import pyopencl as cl
+weft = [p for p in cl.get_platforms() if "Weft" in p.name][0]
+ctx = cl.Context(weft.get_devices()[:1])
+prg = cl.Program(ctx, open(sys.argv[1]).read()).build()
+queue = cl.CommandQueue(ctx)
+y = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 256 * 4)
+x = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 256 * 4)
+prg.saxpy(queue, (256,), (64,), y, x, np.float32(2)).wait()
+open(sys.argv[2], "wb").write(prg.get_info(cl.program_info.BINARIES)[0])
+PY
 
 # Cache entries: three real ones (an object of 2 to 6 KiB) of the build's
 # cache, if it has any; the unit tests' tiny made-up entries are left out.
