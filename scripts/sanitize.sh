@@ -65,6 +65,13 @@ build_instrumented() {
   stage_end
 }
 
+# api_tests DIR FILTER: the API test binary of DIR, as ctest runs it.
+api_tests() {
+  locked env OCL_ICD_VENDORS="$1/vendors/weft.icd" \
+    WEFT_CACHE_DIR="$1/kernel-cache" \
+    "$1/tests/api/weft-api-tests" --gtest_filter="$2"
+}
+
 case "$MODE" in
 address)
   DIR=${WEFT_SANITIZE_BUILD_DIR:-$ROOT/build-asan}
@@ -73,22 +80,39 @@ address)
   # halt_on_error for UBSan's runtime too: a check built recoverable (none
   # should be) still ends the run. LSan reports leaks at each test
   # process's exit; lsan.supp names the leaks that are not Weft's.
-  export ASAN_OPTIONS="detect_leaks=1 check_initialization_order=1 ${ASAN_OPTIONS:-}"
+  # intercept_tls_get_addr=0: GCC 12's LSan misreads glibc 2.36's dynamic
+  # TLS blocks now and then ("DTLS 6 at 0x0001000025e7-0x0091000036e9")
+  # and its leak check dies scanning them ("Tracer caught signal 11"; 1 in
+  # 2 runs of api.HorizontalLoops; google/sanitizers#1322). Without it LSan
+  # does not scan dynamic TLS: a block only it pointed to would be reported
+  # as a leak, never hidden.
+  export ASAN_OPTIONS="detect_leaks=1 check_initialization_order=1 intercept_tls_get_addr=0 ${ASAN_OPTIONS:-}"
   export UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1 ${UBSAN_OPTIONS:-}"
   export LSAN_OPTIONS="suppressions=$ROOT/scripts/lsan.supp ${LSAN_OPTIONS:-}"
   stage_begin "address,undefined tests"
   if [[ -n "${WEFT_SANITIZE_FILTER:-}" ]]; then
-    locked env OCL_ICD_VENDORS="$DIR/vendors/weft.icd" \
-      WEFT_CACHE_DIR="$DIR/kernel-cache" \
-      "$DIR/tests/api/weft-api-tests" --gtest_filter="$WEFT_SANITIZE_FILTER"
+    api_tests "$DIR" "$WEFT_SANITIZE_FILTER"
   else
     # Every api.<Suite> entry (all API suites on the default devices,
     # pthread and basic) and the cache's multi-process tests. Not clinfo
     # (an uninstrumented program cannot load an ASan library) nor the
     # variants api.<Suite>.<variant> (other settings, the simulator): they
     # would more than double the stage's time in CI.
+    # All three run whatever the others found; any failure fails the stage.
+    Failed=0
     locked ctest --test-dir "$DIR" --output-on-failure -j"$JOBS" \
-      -R '^api\.[A-Za-z]+$' -E '^api\.clinfo$'
+      -R '^api\.[A-Za-z]+$' -E '^api\.(clinfo|Programs)$' || Failed=1
+    # api.Programs by hand: a compile abandoned on a stack overflow leaks
+    # what clang had allocated, by design (FrontEnd.cpp), so the one test
+    # that overflows runs without the leak check and the others with it.
+    Overflow='*/Programs.NestingDeeperThanTheStackFailsTheBuild/*'
+    api_tests "$DIR" "Programs.*:*/Programs.*:-$Overflow" || Failed=1
+    ASAN_OPTIONS="$ASAN_OPTIONS detect_leaks=0" api_tests "$DIR" "$Overflow" ||
+      Failed=1
+    if [[ $Failed -ne 0 ]]; then
+      echo "sanitize: the address,undefined run failed (reports above)" >&2
+      exit 1
+    fi
   fi
   stage_end
   ;;
@@ -99,10 +123,7 @@ thread)
   # that are not races in Weft, each with its reason.
   export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$ROOT/scripts/tsan.supp ${TSAN_OPTIONS:-}"
   stage_begin "thread tests"
-  locked env OCL_ICD_VENDORS="$DIR/vendors/weft.icd" \
-    WEFT_CACHE_DIR="$DIR/kernel-cache" \
-    "$DIR/tests/api/weft-api-tests" \
-    --gtest_filter="${WEFT_SANITIZE_FILTER:-$THREADED}"
+  api_tests "$DIR" "${WEFT_SANITIZE_FILTER:-$THREADED}"
   stage_end
   ;;
 helgrind | memcheck)

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Command 2: dependencies, build everything (after scripts/run.sh: the test
 # suites), then every test (API suites on every Weft device, the examples as
-# tests, clinfo, weftcc, compiler pass tests and unit tests). Prints the time
+# tests, clinfo, weftcc, compiler pass tests and unit tests), then the API
+# suites again in a tree built with AddressSanitizer and
+# UndefinedBehaviorSanitizer (scripts/sanitize.sh address, in build-asan;
+# WEFT_SANITIZERS=0 skips that stage for a quick local run). Prints the time
 # each stage took.
 set -euo pipefail
 
@@ -16,3 +19,6 @@ stage_end
 stage_begin "run tests"
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j2
 stage_end
+if [[ ${WEFT_SANITIZERS:-1} != 0 ]]; then
+  "$ROOT/scripts/sanitize.sh" address
+fi
