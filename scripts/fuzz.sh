@@ -87,8 +87,9 @@ build-source)
 load-binary)
   # Each input is read in a child process, then compiled and run: like
   # build-source, tens of milliseconds, and the compiler's process-wide
-  # state is no leak.
-  OPTIONS+=(-max_len=65536 -timeout=60 -rss_limit_mb=4096 -detect_leaks=0)
+  # state is no leak. Bitcode on which LLVM's reader spins is refused after
+  # 60 s (CheckProgramBinary.cpp): the timeout is longer.
+  OPTIONS+=(-max_len=65536 -timeout=120 -rss_limit_mb=4096 -detect_leaks=0)
   export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
   ;;
 *)
