@@ -118,7 +118,12 @@ static HostTopology probe() {
 }
 
 const HostTopology &hostTopology() {
-  static const HostTopology Topology = probe();
+  // Never destroyed: the pthread device's workers read it (to pin
+  // themselves) for as long as they run, and they run until the process
+  // ends, past the static destructors. A static object freed its vectors
+  // under a worker that was just starting as a short process exited
+  // (ThreadSanitizer, DeviceQueries.UuidsAreTheSameInAnotherProcess' child).
+  static const HostTopology &Topology = *new HostTopology(probe());
   return Topology;
 }
 
