@@ -67,6 +67,7 @@
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/CFG.h"
@@ -704,6 +705,10 @@ uint64_t formContextArrays(Function &F, const BarrierGraph &G,
     return Anchors[BB] = {Before, Arena, Linear};
   };
 
+  // Lifetime and debug markers of the arrays go once every array is
+  // placed: a block's anchor may be such a marker (the first instruction
+  // of the block), and a later array still inserts before it.
+  SmallSetVector<Instruction *, 16> Markers;
   uint64_t Offset = 0;
   for (AllocaInst *A : Context) {
     if (Uniform.count(A)) {
@@ -733,7 +738,7 @@ uint64_t formContextArrays(Function &F, const BarrierGraph &G,
     for (Instruction *U : Users) {
       if (auto *II = dyn_cast<IntrinsicInst>(U))
         if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II)) {
-          II->eraseFromParent();
+          Markers.insert(II);
           continue;
         }
       Value *&Addr = AddrIn[U->getParent()];
@@ -753,6 +758,8 @@ uint64_t formContextArrays(Function &F, const BarrierGraph &G,
     A->eraseFromParent();
     Offset += Stride * WorkItems;
   }
+  for (Instruction *I : Markers)
+    I->eraseFromParent();
   return alignTo(Offset, 64);
 }
 
