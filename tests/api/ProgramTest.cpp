@@ -3,6 +3,7 @@
 #include "TestCommon.h"
 
 #include <algorithm>
+#include <vector>
 
 using namespace weft_test;
 
@@ -412,6 +413,42 @@ TEST_P(Programs, ScopeTokenInAnExpressionFailsTheBuild) {
   ASSERT_CL_OK(clBuildProgram(P, 1, &Device, nullptr, nullptr, nullptr))
       << buildLog(P, Device);
   EXPECT_EQ(runScalarKernel(P, "k"), 6);
+}
+
+// Builds that need the same builtins read the library's part that an
+// earlier build linked (BuildProgram.cpp): what they make must not differ
+// from a build that read the whole library, in options or in code.
+TEST_P(Programs, RebuildsWithTheSameBuiltinsGiveTheSameBinary) {
+  const std::string Source =
+      "float scaled(float x) { return pow(x, 10.0f) + sin(0.0f); }\n"
+      "kernel void k(global int *p) {\n"
+      "  p[0] = (int)scaled(2.0f) + popcount(0xF0F0) +\n"
+      "         (int)length((float4)(3.0f, 4.0f, 0.0f, 0.0f));\n"
+      "}\n";
+  auto binaryOf = [&](const char *Options) {
+    ProgramRef P(create(Source));
+    EXPECT_CL_OK(clBuildProgram(P, 1, &Device, Options, nullptr, nullptr))
+        << buildLog(P, Device);
+    EXPECT_EQ(runScalarKernel(P, "k"), 1024 + 8 + 5) << Options;
+    size_t Size = 0;
+    EXPECT_CL_OK(clGetProgramInfo(P, CL_PROGRAM_BINARY_SIZES, sizeof(Size),
+                                  &Size, nullptr));
+    std::vector<unsigned char> Binary(Size);
+    unsigned char *Data = Binary.data();
+    EXPECT_CL_OK(
+        clGetProgramInfo(P, CL_PROGRAM_BINARIES, sizeof(Data), &Data, nullptr));
+    return Binary;
+  };
+  std::vector<unsigned char> First = binaryOf("");
+  EXPECT_FALSE(First.empty());
+  EXPECT_EQ(binaryOf(""), First);
+  EXPECT_EQ(binaryOf(""), First);
+  // -cl-opt-disable is a module flag of the program: it must not leak into
+  // the next build that needs the same builtins, nor be lost.
+  std::vector<unsigned char> Unoptimized = binaryOf("-cl-opt-disable");
+  EXPECT_NE(Unoptimized, First);
+  EXPECT_EQ(binaryOf("-cl-opt-disable"), Unoptimized);
+  EXPECT_EQ(binaryOf(""), First);
 }
 
 WEFT_INSTANTIATE_DEVICE_TEST(Programs);

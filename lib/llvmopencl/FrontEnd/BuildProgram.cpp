@@ -9,6 +9,8 @@
 //   2. clang in-process (FrontEnd.cpp), for the builtin library's x86-64
 //      level so that the vector calling convention of the two agrees;
 //   3. the builtin library linked in, only the functions the program uses;
+//      a process keeps the part of it that a set of needed names pulled
+//      in, which later builds needing the same names read instead;
 //   4. a check that would otherwise fail late: calls to functions nobody
 //      defines.
 //
@@ -33,6 +35,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
@@ -49,8 +52,13 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 
 #include <chrono>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
 
 #ifndef WEFT_CLANG_RESOURCE_DIR
 #error "WEFT_CLANG_RESOURCE_DIR must be defined by the build"
@@ -309,7 +317,151 @@ std::vector<std::string> undefinedFunctions(Module &M) {
   return Missing;
 }
 
+/// The library code that one set of needed functions pulls in, kept per
+/// process as bitcode. Reading the whole library's module records (its
+/// thousands of declarations) costs some 60 ms a build whatever the program
+/// uses, and clients build the same few programs again and again (the CTS's
+/// image tests build one source per image size), so a build that needs what
+/// an earlier one needed reads only that part.
+struct LibraryPart {
+  std::string Bitcode;
+  /// Names the part calls without defining, with whether the program that
+  /// made it defined them: a program that overrides a library function
+  /// changes what the part must hold.
+  std::vector<std::pair<std::string, bool>> Outside;
+};
+
+struct LibraryParts {
+  std::mutex Lock;
+  std::unordered_map<std::string, std::shared_ptr<const LibraryPart>> ByNeeds;
+  size_t Bytes = 0;
+};
+
+LibraryParts &libraryParts() {
+  static LibraryParts Parts;
+  return Parts;
+}
+
+constexpr size_t MaxLibraryPartBytes = 64u << 20;
+
+bool isIntrinsic(const GlobalValue &GV) {
+  const auto *F = dyn_cast<Function>(&GV);
+  return F && F->isIntrinsic();
+}
+
+/// What decides the library code a link brings in: the library, the target
+/// and every name the program declares.
+std::string libraryNeeds(const Module &M, const BuiltinLibrary &Lib) {
+  std::vector<StringRef> Names;
+  for (const GlobalValue &GV : M.global_values())
+    if (GV.isDeclaration() && !isIntrinsic(GV))
+      Names.push_back(GV.getName());
+  llvm::sort(Names);
+  std::string Key = std::string(Lib.Level) + '\n' +
+                    std::to_string(reinterpret_cast<uintptr_t>(Lib.Data)) +
+                    '\n' + M.getTargetTriple() + '\n' + M.getDataLayoutStr() +
+                    '\n';
+  for (StringRef Name : Names) {
+    Key += Name;
+    Key += '\n';
+  }
+  return Key;
+}
+
+bool definesName(const Module &M, StringRef Name) {
+  const GlobalValue *GV = M.getNamedValue(Name);
+  return GV && !GV->isDeclaration();
+}
+
+/// A module's named metadata (module flags among them), whose nodes the
+/// LLVMContext keeps after the module is gone.
+using NamedMetadata =
+    std::vector<std::pair<std::string, std::vector<MDNode *>>>;
+
+NamedMetadata namedMetadataOf(const Module &M) {
+  NamedMetadata Named;
+  for (const NamedMDNode &N : M.named_metadata()) {
+    std::vector<MDNode *> Operands;
+    for (unsigned I = 0, E = N.getNumOperands(); I != E; ++I)
+      Operands.push_back(N.getOperand(I));
+    Named.emplace_back(N.getName().str(), std::move(Operands));
+  }
+  return Named;
+}
+
+/// After M was linked with the whole library: the library's part of it.
+/// Library holds the library's own named metadata: its module flags (unwind
+/// tables, PIC/PIE levels) reach code generation as they did before.
+std::shared_ptr<const LibraryPart>
+extractLibraryPart(const Module &M, const StringSet<> &DefinedBefore,
+                   const NamedMetadata &Library) {
+  ValueToValueMapTy Map;
+  std::unique_ptr<Module> Part =
+      CloneModule(M, Map, [&](const GlobalValue *GV) {
+        return !DefinedBefore.contains(GV->getName());
+      });
+  SmallVector<NamedMDNode *, 8> Named;
+  for (NamedMDNode &N : Part->named_metadata())
+    Named.push_back(&N);
+  for (NamedMDNode *N : Named)
+    Part->eraseNamedMetadata(N);
+  for (const auto &[Name, Operands] : Library) {
+    NamedMDNode *N = Part->getOrInsertNamedMetadata(Name);
+    for (MDNode *Op : Operands)
+      N->addOperand(Op);
+  }
+  // The program's own code is left as declarations; those that library code
+  // does not call go, the rest are what the part needs from outside.
+  auto Result = std::make_shared<LibraryPart>();
+  SmallVector<GlobalValue *, 64> Unused;
+  for (GlobalValue &GV : Part->global_values())
+    if (GV.isDeclaration() && GV.use_empty())
+      Unused.push_back(&GV);
+  for (GlobalValue *GV : Unused)
+    GV->eraseFromParent();
+  for (const GlobalValue &GV : Part->global_values())
+    if (GV.isDeclaration() && !isIntrinsic(GV))
+      Result->Outside.emplace_back(GV.getName().str(),
+                                   DefinedBefore.contains(GV.getName()));
+  raw_string_ostream Out(Result->Bitcode);
+  WriteBitcodeToFile(*Part, Out);
+  Out.flush();
+  return Result;
+}
+
 bool linkBuiltins(Module &M, const BuiltinLibrary &Lib, std::string &Log) {
+  std::string Needs = libraryNeeds(M, Lib);
+  std::shared_ptr<const LibraryPart> Known;
+  {
+    LibraryParts &Parts = libraryParts();
+    std::lock_guard<std::mutex> Guard(Parts.Lock);
+    auto It = Parts.ByNeeds.find(Needs);
+    if (It != Parts.ByNeeds.end())
+      Known = It->second;
+  }
+  if (Known && llvm::all_of(Known->Outside, [&](const auto &Name) {
+        return definesName(M, Name.first) == Name.second;
+      })) {
+    MemoryBufferRef Buffer(Known->Bitcode, "weft-builtins-part");
+    Expected<std::unique_ptr<Module>> Part =
+        parseBitcodeFile(Buffer, M.getContext());
+    if (!Part) {
+      Log += "internal error: cannot read the builtin library: " +
+             toString(Part.takeError()) + "\n";
+      return false;
+    }
+    if (Linker::linkModules(M, std::move(*Part),
+                            Linker::Flags::LinkOnlyNeeded)) {
+      Log += "internal error: cannot link the builtin library\n";
+      return false;
+    }
+    return true;
+  }
+
+  StringSet<> DefinedBefore;
+  for (const GlobalValue &GV : M.global_values())
+    if (!GV.isDeclaration())
+      DefinedBefore.insert(GV.getName());
   MemoryBufferRef Buffer(StringRef(Lib.Data, Lib.Size), "weft-builtins");
   Expected<std::unique_ptr<Module>> Builtins =
       getLazyBitcodeModule(Buffer, M.getContext());
@@ -320,11 +472,24 @@ bool linkBuiltins(Module &M, const BuiltinLibrary &Lib, std::string &Log) {
   }
   (*Builtins)->setTargetTriple(M.getTargetTriple());
   (*Builtins)->setDataLayout(M.getDataLayout());
+  NamedMetadata LibraryMetadata = namedMetadataOf(**Builtins);
   if (Linker::linkModules(M, std::move(*Builtins),
                           Linker::Flags::LinkOnlyNeeded)) {
     Log += "internal error: cannot link the builtin library\n";
     return false;
   }
+  if (Known)
+    return true; // the program overrides what the known part assumed
+  std::shared_ptr<const LibraryPart> Part =
+      extractLibraryPart(M, DefinedBefore, LibraryMetadata);
+  LibraryParts &Parts = libraryParts();
+  std::lock_guard<std::mutex> Guard(Parts.Lock);
+  if (Parts.Bytes + Part->Bitcode.size() > MaxLibraryPartBytes) {
+    Parts.ByNeeds.clear();
+    Parts.Bytes = 0;
+  }
+  if (Parts.ByNeeds.emplace(std::move(Needs), Part).second)
+    Parts.Bytes += Part->Bitcode.size();
   return true;
 }
 
