@@ -142,9 +142,14 @@ uint64_t nextLive(const FiberGroup &G, uint64_t I) {
 // fiber switches away for good), so the redzones an instrumented frame
 // poisons would stay on the work-item's stack in the private arena, and
 // the next group's initialFrame, writing the same words, would be
-// reported as a stack-buffer-overflow.
-[[noreturn]] __attribute__((no_sanitize("address"))) void
-runFiber(FiberGroup *G, uint64_t Index) {
+// reported as a stack-buffer-overflow. Nor checked by clang's
+// -fsanitize=function: Body is JIT-compiled code without the type
+// signature the check reads before it (see WorkerScratch::runWorkGroups).
+[[noreturn]] __attribute__((no_sanitize("address")))
+#if defined(__clang__)
+__attribute__((no_sanitize("function")))
+#endif
+void runFiber(FiberGroup *G, uint64_t Index) {
   const WorkGroupContext &Ctx = *G->Ctx;
   uint64_t X = Index % Ctx.LocalSize[0];
   uint64_t Y = Index / Ctx.LocalSize[0] % Ctx.LocalSize[1];
