@@ -57,6 +57,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <pthread.h>
@@ -144,8 +145,12 @@ struct Job {
   /// pulling it from the other core's. A worker whose share is done, and a
   /// thread helping while it waits (runQueuedWork), take from the back of
   /// the others' shares.
-  std::unique_ptr<Slice[]> Slices;
+  Slice *Slices = InlineSlices;
   size_t SliceCount = 0;
+  /// Shares of up to 8 workers live in the job: one allocation less per
+  /// command on most machines.
+  Slice InlineSlices[8];
+  std::unique_ptr<Slice[]> HeapSlices;
   std::atomic<size_t> Done{0};
   std::atomic<bool> Started{false};
 
@@ -155,7 +160,10 @@ struct Job {
 
   void split(size_t Workers) {
     SliceCount = Total >= UINT32_MAX ? 0 : std::min(Workers, Total);
-    Slices = std::make_unique<Slice[]>(SliceCount);
+    if (SliceCount > std::size(InlineSlices)) {
+      HeapSlices = std::make_unique<Slice[]>(SliceCount);
+      Slices = HeapSlices.get();
+    }
     for (size_t I = 0; I < SliceCount; ++I)
       Slices[I].reset(uint32_t(I * Total / SliceCount),
                       uint32_t((I + 1) * Total / SliceCount));

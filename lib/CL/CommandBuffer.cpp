@@ -561,16 +561,16 @@ CL_API_ENTRY cl_int CL_API_CALL clCommandNDRangeKernelKHR(
   Kernel *K = castKernel(KernelId);
   if (!K)
     return WEFT_ERROR(CL_INVALID_KERNEL, "bad kernel");
-  std::unique_ptr<KernelLaunch> Launch;
-  std::vector<Kernel::ArgValue> Values;
-  if (cl_int Err = prepareKernelLaunch(Buffer->queue(), *K, WorkDim,
-                                       GlobalOffset, GlobalSize, LocalSize, 0,
-                                       nullptr, Launch, Values))
+  Kernel::LaunchState State;
+  if (cl_int Err =
+          prepareKernelLaunch(Buffer->queue(), *K, WorkDim, GlobalOffset,
+                              GlobalSize, LocalSize, 0, nullptr, State))
     return Err;
+  std::vector<Kernel::ArgValue> &Values = State.Values;
   Command Cmd;
-  if (Launch) {
+  if (State.Launch) {
     Cmd.Kind = CommandKind::NDRangeKernel;
-    Cmd.Launch = std::move(Launch);
+    Cmd.Launch = std::move(State.Launch);
   }
   std::vector<BufferUse> Uses;
   if (Cmd.Launch && Buffer->context().hasOwnMemoryDevice())

@@ -175,9 +175,9 @@ void Event::markRunning() {
 bool Event::markComplete(cl_int FinalStatus) {
   if (TransfersOnly && FinalStatus == CL_COMPLETE)
     FinalStatus = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-  std::vector<DependantLink> Released;
+  InlineFirstList<DependantLink> Released;
   std::vector<Callback> Due;
-  std::vector<std::function<void()>> Actions;
+  InlineFirstList<std::function<void()>> Actions;
   bool WasHeldByDriver;
   {
     std::lock_guard<std::mutex> Guard(Lock);
@@ -191,8 +191,7 @@ bool Event::markComplete(cl_int FinalStatus) {
   // The command lets go of its memory objects and kernel before anyone can
   // see it complete: after clFinish, a buffer the application released is
   // gone and its destructor callbacks have run.
-  for (auto &Action : Actions)
-    Action();
+  Actions.forEach([](std::function<void()> &Action) { Action(); });
   {
     std::lock_guard<std::mutex> Guard(Lock);
     WasHeldByDriver = HeldByDriver;
@@ -219,10 +218,10 @@ bool Event::markComplete(cl_int FinalStatus) {
            static_cast<void *>(this), FinalStatus);
   for (const Callback &C : Due)
     C.Fn(this, FinalStatus < 0 ? FinalStatus : C.Status, C.UserData);
-  for (const DependantLink &D : Released) {
+  Released.forEach([FinalStatus](DependantLink &D) {
     D.Waiter->dependencyDone(FinalStatus < 0 && D.PropagatesFailure);
     D.Waiter->releaseInternal();
-  }
+  });
   if (WasHeldByDriver)
     releaseInternal();
   return true;

@@ -29,6 +29,36 @@ class CommandQueue;
 class Context;
 class Device;
 
+/// A list whose first element lives in place. Nearly every event has one
+/// completion action and at most one dependant (the next command of its
+/// queue): a vector would allocate for each, twice per command.
+template <typename T> class InlineFirstList {
+public:
+  void push_back(T V) {
+    if (HasFirst)
+      Rest.push_back(std::move(V));
+    else
+      First = std::move(V), HasFirst = true;
+  }
+  void swap(InlineFirstList &Other) {
+    std::swap(First, Other.First);
+    std::swap(HasFirst, Other.HasFirst);
+    Rest.swap(Other.Rest);
+  }
+  template <typename Fn> void forEach(Fn F) {
+    if (!HasFirst)
+      return;
+    F(First);
+    for (T &V : Rest)
+      F(V);
+  }
+
+private:
+  T First{};
+  bool HasFirst = false;
+  std::vector<T> Rest;
+};
+
 class Event : public _cl_event, public RefCounted<Event> {
 public:
   using CallbackFn = void(CL_CALLBACK *)(cl_event, cl_int, void *);
@@ -111,12 +141,12 @@ private:
   /// and the event fails when they are done.
   bool TransfersOnly = false;
   struct DependantLink {
-    Event *Waiter;
-    bool PropagatesFailure;
+    Event *Waiter = nullptr;
+    bool PropagatesFailure = false;
   };
-  std::vector<DependantLink> Dependants;
+  InlineFirstList<DependantLink> Dependants;
   std::vector<Callback> Callbacks;
-  std::vector<std::function<void()>> CompletionActions;
+  InlineFirstList<std::function<void()>> CompletionActions;
   /// Set by the markComplete that won: its completion actions are running
   /// and the status will follow.
   bool Completing = false;

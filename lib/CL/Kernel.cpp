@@ -59,6 +59,7 @@ Kernel::Kernel(const Kernel &Source)
 }
 
 Kernel::~Kernel() {
+  delete Spare.exchange(nullptr);
   for (ArgValue &A : Args)
     if (A.Buffer)
       A.Buffer->releaseWeak();
@@ -172,6 +173,20 @@ cl_int Kernel::setArgSvm(cl_uint Index, const void *Pointer) {
     Args[Index].Buffer->releaseWeak();
   Args[Index] = std::move(New);
   return CL_SUCCESS;
+}
+
+std::unique_ptr<Kernel::LaunchState> Kernel::takeLaunchState() {
+  if (LaunchState *S = Spare.exchange(nullptr, std::memory_order_acquire))
+    return std::unique_ptr<LaunchState>(S);
+  auto S = std::make_unique<LaunchState>();
+  S->Owner = this;
+  return S;
+}
+
+void Kernel::recycleLaunchState(std::unique_ptr<LaunchState> S) {
+  LaunchState *Empty = nullptr;
+  if (Spare.compare_exchange_strong(Empty, S.get(), std::memory_order_release))
+    S.release();
 }
 
 cl_int Kernel::snapshotArgs(std::vector<ArgValue> &Out) const {
@@ -313,28 +328,32 @@ cl_int validateNDRange(const Device &D, const Kernel &K, cl_uint WorkDim,
 void packArguments(const Device &D, const KernelDesc &Desc,
                    const std::vector<Kernel::ArgValue> &Values,
                    KernelLaunch &Launch) {
-  // Offsets first, then one allocation, over-aligned so that every value
-  // sits at its type's alignment from an aligned base.
+  // The size first, then one allocation, over-aligned so that every value
+  // sits at its type's alignment from an aligned base; the offsets are
+  // worked out again while filling it (no allocation for them).
   constexpr size_t BaseAlign = 128;
-  std::vector<size_t> Offsets(Values.size());
-  size_t Size = 0;
-  for (size_t I = 0; I < Values.size(); ++I) {
+  auto place = [&](size_t I, size_t &End) {
     const KernelArgDesc &Arg = Desc.Args[I];
     size_t Bytes = Arg.ArgKind == KernelArgDesc::Kind::Scalar
                        ? Values[I].Bytes.size()
                        : sizeof(void *);
     size_t Align = std::max<size_t>(Arg.Alignment, sizeof(void *));
-    Size = (Size + Align - 1) / Align * Align;
-    Offsets[I] = Size;
-    Size += Bytes;
-  }
+    size_t Offset = (End + Align - 1) / Align * Align;
+    End = Offset + Bytes;
+    return Offset;
+  };
+  size_t Size = 0;
+  for (size_t I = 0; I < Values.size(); ++I)
+    place(I, Size);
   Launch.ArgStorage.assign(Size + BaseAlign, 0);
   uintptr_t Raw = reinterpret_cast<uintptr_t>(Launch.ArgStorage.data());
   auto *Base = reinterpret_cast<unsigned char *>((Raw + BaseAlign - 1) /
                                                  BaseAlign * BaseAlign);
   Launch.ArgPointers.assign(Values.size(), nullptr);
+  Launch.LocalArgs.clear();
+  size_t End = 0;
   for (size_t I = 0; I < Values.size(); ++I) {
-    unsigned char *Slot = Base + Offsets[I];
+    unsigned char *Slot = Base + place(I, End);
     const Kernel::ArgValue &V = Values[I];
     switch (Desc.Args[I].ArgKind) {
     case KernelArgDesc::Kind::LocalBuffer:
@@ -365,11 +384,11 @@ void packArguments(const Device &D, const KernelDesc &Desc,
 } // namespace
 
 cl_int prepareKernelLaunch(CommandQueue &Queue, Kernel &K, cl_uint WorkDim,
-                           const size_t *GlobalOffset,
-                           const size_t *GlobalSize, const size_t *LocalSize,
-                           cl_uint NumEvents, const cl_event *WaitList,
-                           std::unique_ptr<KernelLaunch> &LaunchOut,
-                           std::vector<Kernel::ArgValue> &Values) {
+                           const size_t *GlobalOffset, const size_t *GlobalSize,
+                           const size_t *LocalSize, cl_uint NumEvents,
+                           const cl_event *WaitList,
+                           Kernel::LaunchState &State) {
+  std::vector<Kernel::ArgValue> &Values = State.Values;
   if (&K.program().context() != &Queue.context())
     return WEFT_ERROR(CL_INVALID_CONTEXT, "kernel and queue contexts differ");
   Device &D = Queue.device();
@@ -396,11 +415,21 @@ cl_int prepareKernelLaunch(CommandQueue &Queue, Kernel &K, cl_uint WorkDim,
     return Err;
   }
 
-  auto Launch = std::make_unique<KernelLaunch>();
-  bool Empty = Global[0] * Global[1] * Global[2] == 0;
-  if (!Empty) {
+  if (Global[0] * Global[1] * Global[2] == 0) {
+    State.Launch.reset();
+    return CL_SUCCESS;
+  }
+  if (!State.Launch)
+    State.Launch = std::make_unique<KernelLaunch>();
+  KernelLaunch &Launch = *State.Launch;
+  // A kernel's program cannot be built again while the kernel exists, so
+  // the function of a previous launch of the same shape is still its own.
+  bool SameFunction = Launch.Function.Launch && State.FunctionDevice == &D &&
+                      std::equal(Local, Local + 3, Launch.LocalSize);
+  if (!SameFunction) {
     std::string Error;
-    if (!K.program().workGroupFunction(D, K.desc(), Local, Launch->Function,
+    State.FunctionDevice = nullptr;
+    if (!K.program().workGroupFunction(D, K.desc(), Local, Launch.Function,
                                        Error)) {
       Queue.context().notify(Error.c_str());
       releaseArgValues(Values);
@@ -409,14 +438,14 @@ cl_int prepareKernelLaunch(CommandQueue &Queue, Kernel &K, cl_uint WorkDim,
       return WEFT_ERROR(CL_OUT_OF_RESOURCES,
                         "the work-group function did not compile");
     }
+    State.FunctionDevice = &D;
   }
-  Launch->WorkDim = WorkDim;
-  std::copy(Offset, Offset + 3, Launch->GlobalOffset);
-  std::copy(Global, Global + 3, Launch->GlobalSize);
-  std::copy(Local, Local + 3, Launch->LocalSize);
-  packArguments(D, K.desc(), Values, *Launch);
-  if (!Empty)
-    LaunchOut = std::move(Launch);
+  Launch.WorkDim = WorkDim;
+  std::copy(Offset, Offset + 3, Launch.GlobalOffset);
+  std::copy(Global, Global + 3, Launch.GlobalSize);
+  std::copy(Local, Local + 3, Launch.LocalSize);
+  Launch.Printf.reset();
+  packArguments(D, K.desc(), Values, Launch);
   return CL_SUCCESS;
 }
 
@@ -499,29 +528,34 @@ cl_int enqueueKernel(cl_command_queue Q, cl_kernel KernelId, cl_uint WorkDim,
   Kernel *K = castKernel(KernelId);
   if (!K)
     return WEFT_ERROR(CL_INVALID_KERNEL, "bad kernel");
-  std::unique_ptr<KernelLaunch> Launch;
-  std::vector<Kernel::ArgValue> Values;
+  std::unique_ptr<Kernel::LaunchState> State = K->takeLaunchState();
   if (cl_int Err =
           prepareKernelLaunch(*Queue, *K, WorkDim, GlobalOffset, GlobalSize,
-                              LocalSize, NumEvents, WaitList, Launch, Values))
+                              LocalSize, NumEvents, WaitList, *State)) {
+    K->recycleLaunchState(std::move(State));
     return Err;
+  }
 
   Event *E = Queue->beginCommand(Type, NumEvents, WaitList);
-  if (Launch) {
+  if (State->Launch) {
     E->command().Kind = CommandKind::NDRangeKernel;
-    E->command().Launch = std::move(Launch);
+    E->command().Launch = std::move(State->Launch);
     if (Queue->context().hasOwnMemoryDevice()) {
-      std::vector<BufferUse> Uses = kernelBufferUses(K->desc(), Values);
+      std::vector<BufferUse> Uses = kernelBufferUses(K->desc(), State->Values);
       trackBufferUsesSlow(Queue->context(), Queue->device(), E->command(),
                           Uses.data(), Uses.size());
     }
   }
   K->retainInternal();
-  // Moved, not copied: a copy would allocate every scalar's bytes again on
-  // each enqueue.
-  E->onCompletion([K, Values = std::move(Values)]() mutable {
-    releaseArgValues(Values);
-    K->releaseInternal();
+  // The command's driver is done with the launch when the event completes:
+  // the launch and the snapshot go back to the kernel for its next enqueue.
+  // Two pointers: std::function keeps them without allocating.
+  E->onCompletion([E, S = State.release()] {
+    releaseArgValues(S->Values);
+    S->Launch = std::move(E->command().Launch);
+    Kernel *Owner = S->Owner;
+    Owner->recycleLaunchState(std::unique_ptr<Kernel::LaunchState>(S));
+    Owner->releaseInternal();
   });
   return Queue->finishEnqueue(E, EventRet);
 }

@@ -5,6 +5,7 @@
 #include "MemObject.h"
 #include "Program.h"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -43,26 +44,49 @@ public:
   /// Bytes of local memory the kernel needs with its current arguments.
   size_t localMemSize() const;
 
+  /// What one enqueue of the kernel owns until its command completes.
+  struct LaunchState {
+    std::unique_ptr<KernelLaunch> Launch;
+    /// The snapshot of the arguments, each memory object retained.
+    std::vector<ArgValue> Values;
+    /// Launch->Function was made for this device (null: none yet).
+    const Device *FunctionDevice = nullptr;
+    Kernel *Owner = nullptr;
+  };
+  /// The state a completed enqueue gave back, or a new one. Its vectors
+  /// keep their capacity, so that a kernel enqueued again and again
+  /// (thousands of short launches are common) allocates nothing for its
+  /// launch and arguments: each allocation here was freed by the worker
+  /// that completed the command, a slow path of malloc.
+  std::unique_ptr<LaunchState> takeLaunchState();
+  /// Keeps S for the next enqueue (one is kept; more are freed). Its
+  /// memory objects must have been released.
+  void recycleLaunchState(std::unique_ptr<LaunchState> S);
+
 private:
   Program &Prog;
   KernelDesc Desc;
   mutable std::mutex Lock;
   std::vector<ArgValue> Args;
+  /// Exchanged, not locked: enqueues of one kernel may run in several
+  /// threads at once.
+  std::atomic<LaunchState *> Spare{nullptr};
 };
 
 class CommandQueue;
 
 /// clEnqueueNDRangeKernel's checks of K and the NDRange on Queue's device,
-/// in the specification's order, then the command's launch: the
+/// in the specification's order, then the command's launch in State: the
 /// work-group function looked up and the arguments snapshotted (Values,
-/// memory objects retained) and packed. Launch stays null for an empty
-/// NDRange.
+/// memory objects retained) and packed. State may be one a completed
+/// enqueue gave back (Kernel::takeLaunchState): its memory is reused, and
+/// its function too when it was for the same device and local size.
+/// State.Launch is null for an empty NDRange.
 cl_int prepareKernelLaunch(CommandQueue &Queue, Kernel &K, cl_uint WorkDim,
-                           const size_t *GlobalOffset,
-                           const size_t *GlobalSize, const size_t *LocalSize,
-                           cl_uint NumEvents, const cl_event *WaitList,
-                           std::unique_ptr<KernelLaunch> &Launch,
-                           std::vector<Kernel::ArgValue> &Values);
+                           const size_t *GlobalOffset, const size_t *GlobalSize,
+                           const size_t *LocalSize, cl_uint NumEvents,
+                           const cl_event *WaitList,
+                           Kernel::LaunchState &State);
 /// The buffers a launch with these argument values reads and may write,
 /// for the copies on devices with memory of their own (trackBufferUses):
 /// each buffer argument, written unless __constant or const-qualified, and

@@ -5,9 +5,12 @@
 #include <CL/cl_ext.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <iterator>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace weft_test;
@@ -482,6 +485,112 @@ TEST_P(Kernels, EnqueueWithReleasedBufferArgument) {
   EXPECT_CL(CL_INVALID_MEM_OBJECT,
             clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Global, nullptr, 0,
                                    nullptr, nullptr));
+}
+
+// An enqueue reuses the memory of a completed launch of the same kernel:
+// launches still waiting behind a gate must keep their own arguments,
+// local sizes and local memory sizes, and a launch after a change of local
+// size must not run the function of the old one.
+const char *const StampSource =
+    "kernel void stamp(global int *Out, int Value, local int *Tile) {\n"
+    "  int L = get_local_id(0), S = get_local_size(0);\n"
+    "  size_t G = get_global_id(0);\n"
+    "  int Mine = Out[G];\n" // live across the barrier: a context array
+    "  Tile[L] = Value + L;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  Out[G] = Tile[S - 1 - L] * 1000 + S + Mine * 3;\n"
+    "}\n";
+
+/// stamp's result at global index G of a launch with Value and Local, over
+/// Before.
+cl_int stampAt(size_t G, cl_int Value, size_t Local, cl_int Before) {
+  cl_int L = cl_int(G % Local), S = cl_int(Local);
+  return (Value + S - 1 - L) * 1000 + S + Before * 3;
+}
+
+TEST_P(Kernels, RepeatedEnqueuesKeepTheirOwnLaunches) {
+  KernelRef Stamp(makeKernel(StampSource, "stamp"));
+  ASSERT_NE(Stamp.get(), nullptr);
+  const size_t Launches = 60, Span = 64;
+  const size_t LocalSizes[] = {1, 4, 16, 64, 8};
+  std::vector<cl_int> Expected(Launches * Span);
+  for (size_t G = 0; G < Expected.size(); ++G)
+    Expected[G] = cl_int(G % 97);
+  MemRef All(makeBufferFrom(Expected));
+  ASSERT_NE(All.get(), nullptr);
+  ASSERT_CL_OK(clSetKernelArg(Stamp, 0, sizeof(cl_mem), &All));
+  for (int Round = 0; Round < 2; ++Round) {
+    SCOPED_TRACE(Round ? "launches complete one by one" : "behind a gate");
+    cl_int Err = CL_SUCCESS;
+    EventRef Gate(clCreateUserEvent(Context, &Err));
+    ASSERT_CL_OK(Err);
+    for (size_t I = 0; I < Launches; ++I) {
+      cl_int Value = cl_int(I * 7 + Round);
+      size_t Local = LocalSizes[I % std::size(LocalSizes)];
+      size_t Offset = I * Span;
+      ASSERT_CL_OK(clSetKernelArg(Stamp, 1, sizeof(Value), &Value));
+      ASSERT_CL_OK(clSetKernelArg(Stamp, 2, Local * sizeof(cl_int), nullptr));
+      // In round 0 the first launch waits for the gate, and the in-order
+      // queue holds every later one behind it.
+      cl_event Wait = Gate;
+      bool Gated = Round == 0 && I == 0;
+      ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, Stamp, 1, &Offset, &Span,
+                                          &Local, Gated ? 1 : 0,
+                                          Gated ? &Wait : nullptr, nullptr));
+      if (Round == 1)
+        ASSERT_CL_OK(clFinish(Queue));
+    }
+    ASSERT_CL_OK(clSetUserEventStatus(Gate, CL_COMPLETE));
+    std::vector<cl_int> Host(Launches * Span, -1);
+    ASSERT_CL_OK(readInto(All, Host));
+    for (size_t I = 0; I < Launches; ++I)
+      for (size_t X = 0; X < Span; ++X) {
+        cl_int &E = Expected[I * Span + X];
+        E = stampAt(X, cl_int(I * 7 + Round),
+                    LocalSizes[I % std::size(LocalSizes)], E);
+        ASSERT_EQ(Host[I * Span + X], E)
+            << "launch " << I << ", work-item " << X;
+      }
+  }
+}
+
+// Enqueues of one kernel may come from several threads at once (only
+// clSetKernelArg on one kernel may not): each gets a launch of its own.
+TEST_P(Kernels, EnqueuesOfOneKernelFromTwoThreads) {
+  KernelRef Stamp(makeKernel(StampSource, "stamp"));
+  ASSERT_NE(Stamp.get(), nullptr);
+  const size_t PerThread = 300, Span = 16, Local = 16;
+  const cl_int Value = 11;
+  MemRef All(makeBufferFrom(std::vector<cl_int>(2 * PerThread * Span, 1)));
+  ASSERT_NE(All.get(), nullptr);
+  ASSERT_CL_OK(clSetKernelArg(Stamp, 0, sizeof(cl_mem), &All));
+  ASSERT_CL_OK(clSetKernelArg(Stamp, 1, sizeof(Value), &Value));
+  ASSERT_CL_OK(clSetKernelArg(Stamp, 2, Local * sizeof(cl_int), nullptr));
+  cl_int Err = CL_SUCCESS;
+  QueueRef Second(
+      clCreateCommandQueueWithProperties(Context, Device, nullptr, &Err));
+  ASSERT_CL_OK(Err);
+  std::atomic<int> Failures{0};
+  auto enqueueAll = [&](cl_command_queue Q, size_t First) {
+    for (size_t I = 0; I < PerThread; ++I) {
+      size_t Offset = (First + I) * Span;
+      if (clEnqueueNDRangeKernel(Q, Stamp, 1, &Offset, &Span, &Local, 0,
+                                 nullptr, nullptr) != CL_SUCCESS)
+        ++Failures;
+      if (I % 16 == 15)
+        clFlush(Q);
+    }
+    if (clFinish(Q) != CL_SUCCESS)
+      ++Failures;
+  };
+  std::thread Other(enqueueAll, Second.get(), PerThread);
+  enqueueAll(Queue, 0);
+  Other.join();
+  EXPECT_EQ(Failures.load(), 0);
+  std::vector<cl_int> Host(2 * PerThread * Span, -1);
+  ASSERT_CL_OK(readInto(All, Host));
+  for (size_t G = 0; G < Host.size(); ++G)
+    ASSERT_EQ(Host[G], stampAt(G, Value, Local, 1)) << "work-item " << G;
 }
 
 // CL_KERNEL_PRIVATE_MEM_SIZE, CL_KERNEL_LOCAL_MEM_SIZE and the work-group
