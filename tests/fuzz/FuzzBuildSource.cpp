@@ -15,6 +15,8 @@
 // and no input is served from an earlier one.
 //
 //===----------------------------------------------------------------------===//
+#include "FuzzCommon.h"
+
 #include <CL/cl.h>
 
 #include <cstdio>
@@ -23,20 +25,16 @@
 #include <string>
 #include <vector>
 
+const char *const weft_fuzz::TargetName = "fuzz-build-source";
+
+using weft_fuzz::check;
+using weft_fuzz::fail;
+
 namespace {
 
 cl_context Context;
 cl_device_id Device;
 
-[[noreturn]] void fail(const char *What, cl_int Err) {
-  fprintf(stderr, "fuzz-build-source: %s (%d)\n", What, Err);
-  abort();
-}
-
-void check(cl_int Err, const char *What) {
-  if (Err != CL_SUCCESS)
-    fail(What, Err);
-}
 
 std::string buildLog(cl_program Program) {
   size_t Size = 0;
@@ -98,26 +96,8 @@ void reloadBinary(cl_program Program) {
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  setenv("WEFT_KERNEL_CACHE", "0", 1);
-  setenv("WEFT_DEVICES", "pthread", 0);
-  setenv("OCL_ICD_VENDORS", WEFT_FUZZ_ICD, 0);
-  cl_uint Count = 0;
-  check(clGetPlatformIDs(0, nullptr, &Count), "clGetPlatformIDs");
-  std::vector<cl_platform_id> Platforms(Count);
-  check(clGetPlatformIDs(Count, Platforms.data(), nullptr), "clGetPlatformIDs");
-  for (cl_platform_id P : Platforms) {
-    char Name[256] = {};
-    clGetPlatformInfo(P, CL_PLATFORM_NAME, sizeof(Name) - 1, Name, nullptr);
-    if (!strstr(Name, "Weft"))
-      continue;
-    check(clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, 1, &Device, nullptr),
-          "clGetDeviceIDs");
-    cl_int Err;
-    Context = clCreateContext(nullptr, 1, &Device, nullptr, nullptr, &Err);
-    check(Err, "clCreateContext");
-    return 0;
-  }
-  fail("no Weft platform", CL_INVALID_PLATFORM);
+  weft_fuzz::openWeftDevice(Device, Context);
+  return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {

@@ -25,6 +25,8 @@
 // The kernel cache is off (WEFT_KERNEL_CACHE=0).
 //
 //===----------------------------------------------------------------------===//
+#include "FuzzCommon.h"
+
 #include <CL/cl.h>
 
 #include <cstdint>
@@ -33,6 +35,11 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+const char *const weft_fuzz::TargetName = "fuzz-load-binary";
+
+using weft_fuzz::check;
+using weft_fuzz::fail;
 
 namespace {
 
@@ -43,15 +50,6 @@ cl_command_queue Queue;
 /// the target fields every payload of this device starts with.
 std::string HeaderStart, TargetFields;
 
-[[noreturn]] void fail(const char *What, cl_int Err) {
-  fprintf(stderr, "fuzz-load-binary: %s (%d)\n", What, Err);
-  abort();
-}
-
-void check(cl_int Err, const char *What) {
-  if (Err != CL_SUCCESS)
-    fail(What, Err);
-}
 
 /// Length of the target fields at the start of Payload (four strings and
 /// a 32-bit width), or 0 when they are cut short.
@@ -139,50 +137,33 @@ void runOnce(cl_kernel K) {
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  setenv("WEFT_KERNEL_CACHE", "0", 1);
-  setenv("WEFT_DEVICES", "pthread", 0);
-  setenv("OCL_ICD_VENDORS", WEFT_FUZZ_ICD, 0);
-  cl_uint Count = 0;
-  check(clGetPlatformIDs(0, nullptr, &Count), "clGetPlatformIDs");
-  std::vector<cl_platform_id> Platforms(Count);
-  check(clGetPlatformIDs(Count, Platforms.data(), nullptr), "clGetPlatformIDs");
-  for (cl_platform_id P : Platforms) {
-    char Name[256] = {};
-    clGetPlatformInfo(P, CL_PLATFORM_NAME, sizeof(Name) - 1, Name, nullptr);
-    if (!strstr(Name, "Weft"))
-      continue;
-    check(clGetDeviceIDs(P, CL_DEVICE_TYPE_ALL, 1, &Device, nullptr),
-          "clGetDeviceIDs");
-    cl_int Err;
-    Context = clCreateContext(nullptr, 1, &Device, nullptr, nullptr, &Err);
-    check(Err, "clCreateContext");
-    Queue = clCreateCommandQueueWithProperties(Context, Device, nullptr, &Err);
-    check(Err, "clCreateCommandQueueWithProperties");
-    // A binary of this build for this device, for its header and target.
-    const char *Source = "kernel void k(global int *p) { *p = 1; }";
-    cl_program Program =
-        clCreateProgramWithSource(Context, 1, &Source, nullptr, &Err);
-    check(Err, "clCreateProgramWithSource");
-    check(clBuildProgram(Program, 1, &Device, "", nullptr, nullptr),
-          "clBuildProgram");
-    size_t Size = 0;
-    check(clGetProgramInfo(Program, CL_PROGRAM_BINARY_SIZES, sizeof(Size),
-                           &Size, nullptr),
-          "CL_PROGRAM_BINARY_SIZES");
-    std::string Binary(Size, '\0');
-    unsigned char *Ptr = reinterpret_cast<unsigned char *>(&Binary[0]);
-    check(clGetProgramInfo(Program, CL_PROGRAM_BINARIES, sizeof(Ptr), &Ptr,
-                           nullptr),
-          "CL_PROGRAM_BINARIES");
-    clReleaseProgram(Program);
-    size_t Fields = Size < 28 ? 0 : targetFieldsLength(Ptr + 28, Size - 28);
-    if (!Fields)
-      fail("this build's own binary has no target fields", CL_INVALID_BINARY);
-    HeaderStart = Binary.substr(0, 12);
-    TargetFields = Binary.substr(28, Fields);
-    return 0;
-  }
-  fail("no Weft platform", CL_INVALID_PLATFORM);
+  weft_fuzz::openWeftDevice(Device, Context);
+  cl_int Err;
+  Queue = clCreateCommandQueueWithProperties(Context, Device, nullptr, &Err);
+  check(Err, "clCreateCommandQueueWithProperties");
+  // A binary of this build for this device, for its header and target.
+  const char *Source = "kernel void k(global int *p) { *p = 1; }";
+  cl_program Program =
+      clCreateProgramWithSource(Context, 1, &Source, nullptr, &Err);
+  check(Err, "clCreateProgramWithSource");
+  check(clBuildProgram(Program, 1, &Device, "", nullptr, nullptr),
+        "clBuildProgram");
+  size_t Size = 0;
+  check(clGetProgramInfo(Program, CL_PROGRAM_BINARY_SIZES, sizeof(Size),
+                         &Size, nullptr),
+        "CL_PROGRAM_BINARY_SIZES");
+  std::string Binary(Size, '\0');
+  unsigned char *Ptr = reinterpret_cast<unsigned char *>(&Binary[0]);
+  check(clGetProgramInfo(Program, CL_PROGRAM_BINARIES, sizeof(Ptr), &Ptr,
+                         nullptr),
+        "CL_PROGRAM_BINARIES");
+  clReleaseProgram(Program);
+  size_t Fields = Size < 28 ? 0 : targetFieldsLength(Ptr + 28, Size - 28);
+  if (!Fields)
+    fail("this build's own binary has no target fields", CL_INVALID_BINARY);
+  HeaderStart = Binary.substr(0, 12);
+  TargetFields = Binary.substr(28, Fields);
+  return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
