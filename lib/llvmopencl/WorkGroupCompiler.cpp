@@ -48,6 +48,7 @@
 
 #include "weft/debug.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -59,6 +60,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -690,6 +692,45 @@ void describeKernelMemory(const Module &M, const std::string &Bitcode,
     storeMemoryFigures(Key, K);
 }
 
+/// The functions Root reaches through calls and address references.
+static SmallPtrSet<const Function *, 32> reachableFrom(const Function &Root) {
+  SmallPtrSet<const Function *, 32> Seen = {&Root};
+  SmallVector<const Function *, 16> Work = {&Root};
+  while (!Work.empty())
+    for (const Instruction &I : instructions(*Work.pop_back_val()))
+      for (const Value *Op : I.operands())
+        if (auto *F = dyn_cast<Function>(Op->stripPointerCasts()))
+          if (Seen.insert(F).second)
+            Work.push_back(F);
+  return Seen;
+}
+
+/// A copy of M with the bodies of only the functions K reaches: copying
+/// the whole program for each of its kernels made clBuildProgram quadratic
+/// in the program's size (50 kernels of 4,500 lines: 5 s). The other
+/// functions, other kernels included, are left out when nothing refers to
+/// them.
+static std::unique_ptr<Module> copyForKernel(const Module &M,
+                                             const std::string &Name) {
+  const Function *Root = M.getFunction(Name);
+  if (!Root || Root->isDeclaration())
+    return CloneModule(M);
+  SmallPtrSet<const Function *, 32> Reached = reachableFrom(*Root);
+  ValueToValueMapTy VMap;
+  std::unique_ptr<Module> Copy =
+      CloneModule(M, VMap, [&](const GlobalValue *GV) {
+        auto *F = dyn_cast<Function>(GV);
+        return !F || Reached.count(F);
+      });
+  for (Function &F : make_early_inc_range(*Copy)) {
+    const Function *Original = M.getFunction(F.getName());
+    if (F.use_empty() && Original && !Original->isDeclaration() &&
+        !Reached.count(Original))
+      F.eraseFromParent();
+  }
+  return Copy;
+}
+
 static void measureKernelMemory(const Module &M, KernelDesc &K) {
   // The passes are cheap next to O3; measuring on their output counts
   // exactly what the launcher will hold, after SROA and region formation.
@@ -712,7 +753,7 @@ static void measureKernelMemory(const Module &M, KernelDesc &K) {
   // queries describe the code that will run.
   std::unique_ptr<Module> Copy;
   for (;;) {
-    Copy = CloneModule(M);
+    Copy = copyForKernel(M, K.Name);
     prepareForWorkGroup(*Copy);
     LoopAnalysisManager LAM;
     FunctionAnalysisManager FAM;
