@@ -59,13 +59,7 @@ cl_build_status buildStatus(cl_program Program) {
 }
 
 void useKernels(cl_program Program) {
-  cl_uint Count = 0;
-  check(clCreateKernelsInProgram(Program, 0, nullptr, &Count),
-        "clCreateKernelsInProgram count");
-  std::vector<cl_kernel> Kernels(Count);
-  check(clCreateKernelsInProgram(Program, Count, Kernels.data(), nullptr),
-        "clCreateKernelsInProgram");
-  for (cl_kernel K : Kernels) {
+  for (cl_kernel K : weft_fuzz::createAllKernels(Program)) {
     cl_uint Args;
     check(clGetKernelInfo(K, CL_KERNEL_NUM_ARGS, sizeof(Args), &Args, nullptr),
           "CL_KERNEL_NUM_ARGS");

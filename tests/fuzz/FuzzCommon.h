@@ -57,6 +57,17 @@ inline void openWeftDevice(cl_device_id &Device, cl_context &Context) {
   fail("no Weft platform", CL_INVALID_PLATFORM);
 }
 
+/// Every kernel of a built program (the caller releases them).
+inline std::vector<cl_kernel> createAllKernels(cl_program Program) {
+  cl_uint Count = 0;
+  check(clCreateKernelsInProgram(Program, 0, nullptr, &Count),
+        "clCreateKernelsInProgram count");
+  std::vector<cl_kernel> Kernels(Count);
+  check(clCreateKernelsInProgram(Program, Count, Kernels.data(), nullptr),
+        "clCreateKernelsInProgram");
+  return Kernels;
+}
+
 } // namespace weft_fuzz
 
 #endif // WEFT_TESTS_FUZZ_FUZZCOMMON_H

@@ -205,13 +205,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     return 0;
   }
   check(Err, "clBuildProgram of a binary that loaded");
-  cl_uint Count = 0;
-  check(clCreateKernelsInProgram(Program, 0, nullptr, &Count),
-        "clCreateKernelsInProgram count");
-  std::vector<cl_kernel> Kernels(Count);
-  check(clCreateKernelsInProgram(Program, Count, Kernels.data(), nullptr),
-        "clCreateKernelsInProgram");
-  for (cl_kernel K : Kernels) {
+  for (cl_kernel K : weft_fuzz::createAllKernels(Program)) {
     runOnce(K);
     clReleaseKernel(K);
   }
