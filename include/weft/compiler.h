@@ -180,6 +180,34 @@ struct GlobalVariableDesc {
 /// GlobalVariableDesc by Name.
 using GlobalVariableAddresses = std::vector<std::pair<std::string, void *>>;
 
+/// What the preprocessor looked for outside the source, and so what a build
+/// kept for later (lib/CL/ProgramCache.cpp) must find unchanged: a file it
+/// read, or a name it searched for.
+struct SourceDependency {
+  /// The file found, as clang named it (relative to the working directory
+  /// unless absolute); empty when the search found nothing (a
+  /// __has_include that answered 0).
+  std::string Path;
+  /// Path is one of clang's own headers (its resource directory), whose
+  /// contents are part of the compiler's identity.
+  bool CompilerHeader = false;
+  /// The text the preprocessor read from Path (the user's files only):
+  /// what the build was made from, even if the file changes later.
+  std::string Contents;
+  /// Paths the search tried first, which did not exist: a file created at
+  /// one of them would be found instead. As clang formed them: relative
+  /// ones are relative to the working directory.
+  std::vector<std::string> Absent;
+};
+
+/// Everything a program's source reached beyond its own text.
+struct SourceDependencies {
+  std::vector<SourceDependency> Files;
+  /// False when the source read something whose use cannot be checked
+  /// later (#embed, __has_embed): such a build is never kept.
+  bool Checkable = true;
+};
+
 /// What a successful ProgramBuild holds (CL_PROGRAM_BINARY_TYPE).
 enum class BinaryKind {
   Executable,     ///< builtins linked, kernels described: ready to run
@@ -200,6 +228,8 @@ struct ProgramBuild {
   /// Executables: the program's variables in the global address space.
   std::vector<GlobalVariableDesc> GlobalVariables;
   BinaryKind Kind = BinaryKind::Executable;
+  /// Builds from OpenCL C source: what the preprocessor read besides it.
+  SourceDependencies Dependencies;
 };
 
 /// Values of a SPIR-V module's specialization constants
@@ -247,6 +277,16 @@ ProgramBuild compileProgramFromIL(const std::string &IL,
 ProgramBuild buildProgram(const std::string &Source,
                           const std::string &Options,
                           const TargetDesc &Target);
+
+/// The kernel cache's store for a whole program's build (the runtime's
+/// program cache): Bytes under a key made of KeyText, Target and everything
+/// the compiler's output depends on (its build, LLVM, its settings). False
+/// when the disk cache is off or holds no sound entry for the key.
+bool readProgramCacheEntry(const std::string &KeyText, const TargetDesc &Target,
+                           std::string &Bytes);
+/// Writes Bytes under that key, atomically; nothing when the cache is off.
+void writeProgramCacheEntry(const std::string &KeyText,
+                            const TargetDesc &Target, const std::string &Bytes);
 
 /// An embedded header of clCompileProgram: `#include "<IncludeName>"` in the
 /// source finds Source, served from memory.

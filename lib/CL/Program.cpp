@@ -3,6 +3,7 @@
 #include "Program.h"
 
 #include "ProgramBinary.h"
+#include "ProgramCache.h"
 
 #include <algorithm>
 #include <cstring>
@@ -259,8 +260,12 @@ cl_int Program::build(const std::vector<Device *> &Devices,
         if (!FromBinary) {
           WEFT_LOG(DebugCompile, "building program %p for %s",
                    static_cast<const void *>(this), D.description().Name.c_str());
-          return std::make_shared<const ProgramBuild>(
+          if (auto Kept = findKeptBuild(Source, Options, Target))
+            return Kept;
+          auto Built = std::make_shared<const ProgramBuild>(
               buildProgram(Source, Options, Target));
+          keepBuild(Source, Options, Target, *Built);
+          return Built;
         }
         // An executable binary was checked for the device when loaded; a
         // compiled object or library becomes one by linking it alone.

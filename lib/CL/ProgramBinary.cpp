@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ProgramBinary.h"
+#include "ByteStream.h"
 
 #include <cstdint>
 #include <cstring>
@@ -31,56 +32,7 @@ uint64_t fnv1a(const unsigned char *Data, size_t Size) {
   return Hash;
 }
 
-class Writer {
-public:
-  void u32(uint32_t V) { raw(&V, sizeof(V)); }
-  void u64(uint64_t V) { raw(&V, sizeof(V)); }
-  void str(const std::string &S) {
-    u64(S.size());
-    Out.append(S);
-  }
-  void raw(const void *P, size_t N) {
-    Out.append(static_cast<const char *>(P), N);
-  }
-  std::string Out;
-};
-
-class Reader {
-public:
-  Reader(const unsigned char *D, size_t S) : Data(D), Size(S) {}
-  bool u32(uint32_t &V) { return raw(&V, sizeof(V)); }
-  bool u64(uint64_t &V) { return raw(&V, sizeof(V)); }
-  bool size(size_t &V) {
-    uint64_t W;
-    if (!u64(W))
-      return false;
-    V = static_cast<size_t>(W);
-    return true;
-  }
-  bool str(std::string &S) {
-    uint64_t N;
-    if (!u64(N) || N > Size - Pos)
-      return false;
-    S.assign(reinterpret_cast<const char *>(Data + Pos), N);
-    Pos += N;
-    return true;
-  }
-  bool raw(void *P, size_t N) {
-    if (N > Size - Pos)
-      return false;
-    memcpy(P, Data + Pos, N);
-    Pos += N;
-    return true;
-  }
-  bool atEnd() const { return Pos == Size; }
-
-private:
-  const unsigned char *Data;
-  size_t Size;
-  size_t Pos = 0;
-};
-
-void writeTarget(Writer &W, const TargetDesc &T) {
+void writeTarget(ByteWriter &W, const TargetDesc &T) {
   W.str(T.Triple);
   W.str(T.CPU);
   W.str(T.Features);
@@ -89,7 +41,7 @@ void writeTarget(Writer &W, const TargetDesc &T) {
 
 /// GlobalVariableDesc entries, each pointer inside its variable and naming
 /// one of the table's variables.
-bool readGlobalVariables(Reader &R, ProgramBuild &Build) {
+bool readGlobalVariables(ByteReader &R, ProgramBuild &Build) {
   uint32_t Count;
   if (!R.u32(Count))
     return false;
@@ -126,7 +78,7 @@ std::string serializeProgramBinary(const ProgramBuild &Build,
                                    const std::string &Options,
                                    const TargetDesc &Target,
                                    const std::vector<KernelCode> &Code) {
-  Writer P;
+  ByteWriter P;
   P.str(WEFT_VERSION_STRING);
   writeTarget(P, Target);
   P.str(Options);
@@ -176,7 +128,7 @@ std::string serializeProgramBinary(const ProgramBuild &Build,
     P.str(C.Code);
   }
 
-  Writer Header;
+  ByteWriter Header;
   Header.raw(Magic, sizeof(Magic));
   Header.u32(FormatVersion);
   Header.u64(P.Out.size());
@@ -195,7 +147,7 @@ deserializeProgramBinary(const unsigned char *Data, size_t Size,
   };
   if (Size < HeaderSize || memcmp(Data, Magic, sizeof(Magic)) != 0)
     return Fail("not a Weft program binary");
-  Reader H(Data + sizeof(Magic), HeaderSize - sizeof(Magic));
+  ByteReader H(Data + sizeof(Magic), HeaderSize - sizeof(Magic));
   uint32_t Version;
   uint64_t PayloadSize, Checksum;
   H.u32(Version);
@@ -209,7 +161,7 @@ deserializeProgramBinary(const unsigned char *Data, size_t Size,
   if (fnv1a(Payload, PayloadSize) != Checksum)
     return Fail("binary is corrupted (checksum mismatch)");
 
-  Reader R(Payload, PayloadSize);
+  ByteReader R(Payload, PayloadSize);
   std::string WeftVersion, Triple, CPU, Features;
   uint32_t Simd;
   if (!R.str(WeftVersion) || !R.str(Triple) || !R.str(CPU) ||

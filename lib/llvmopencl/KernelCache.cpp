@@ -447,4 +447,33 @@ uint64_t KernelCache::trim() const {
   return Total;
 }
 
+/// A program's build lives beside its kernels' code, under a name no
+/// kernel has and no local size; the entry's Object holds the bytes.
+static KernelCache::Key programEntryKey(const std::string &KeyText,
+                                        const TargetDesc &Target) {
+  static const size_t NoLocalSize[3] = {0, 0, 0};
+  return KernelCache::makeKey(KeyText, "program build", NoLocalSize, Target);
+}
+
+bool readProgramCacheEntry(const std::string &KeyText, const TargetDesc &Target,
+                           std::string &Bytes) {
+  KernelCache &Cache = KernelCache::get();
+  CachedWorkGroupFunction Hit;
+  if (!Cache.enabled() || !Cache.lookup(programEntryKey(KeyText, Target), Hit))
+    return false;
+  Bytes = std::move(Hit.Object);
+  return true;
+}
+
+void writeProgramCacheEntry(const std::string &KeyText,
+                            const TargetDesc &Target,
+                            const std::string &Bytes) {
+  KernelCache &Cache = KernelCache::get();
+  if (!Cache.enabled())
+    return;
+  CachedWorkGroupFunction Entry;
+  Entry.Object = Bytes;
+  Cache.store(programEntryKey(KeyText, Target), Entry);
+}
+
 } // namespace weft

@@ -11,7 +11,9 @@
 //     memory, with one WEFT_DEBUG line saying so, never an error.
 //   * WEFT_KERNEL_CACHE=0 writes nothing at all.
 //   * An included header that changed between two builds of the same
-//     source text never brings back the old code.
+//     source text never brings back the old code, nor does one that the
+//     search would now find first; a kept build (the program cache) skips
+//     the front end and keeps its log.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,7 +41,8 @@ namespace {
 /// program from the binary file BinaryIn) on the first device of the
 /// platform under test, run kernel "fill" over 4096 work-items in groups
 /// of Local, compare with Expected(I), and write the program's binary to
-/// BinaryOut if given.
+/// BinaryOut and its build log to LogOut if given. Cwd: the working
+/// directory to build in, if not the test's.
 struct Job {
   std::string Source;
   std::string Options;
@@ -47,12 +50,16 @@ struct Job {
   size_t Local = 64;
   std::string BinaryIn;
   std::string BinaryOut;
+  std::string LogOut;
+  std::string Cwd;
 };
 
 /// Runs J in this (child) process; the exit status says how it went (0:
 /// right results).
 int runJob(const Job &J) {
   const size_t N = 4096;
+  if (!J.Cwd.empty() && chdir(J.Cwd.c_str()) != 0)
+    return 17;
   cl_uint Count = 0;
   if (clGetPlatformIDs(0, nullptr, &Count) != CL_SUCCESS || !Count)
     return 10;
@@ -97,6 +104,14 @@ int runJob(const Job &J) {
                           Log, nullptr);
     fprintf(stderr, "build failed:\n%s\n", Log);
     return 12;
+  }
+  if (!J.LogOut.empty()) {
+    size_t Size = 0;
+    clGetProgramBuildInfo(P, Device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &Size);
+    std::string Log(Size, '\0');
+    clGetProgramBuildInfo(P, Device, CL_PROGRAM_BUILD_LOG, Size, &Log[0],
+                          nullptr);
+    std::ofstream(J.LogOut) << Log.c_str();
   }
   cl_kernel K = clCreateKernel(P, "fill", &Err);
   cl_mem Buf = clCreateBuffer(Ctx, CL_MEM_WRITE_ONLY, N * sizeof(cl_int),
@@ -316,6 +331,113 @@ kernel void fill(global int *Out) { Out[get_global_id(0)] = VALUE; }
   std::ofstream(Dir + "/value.h", std::ios::trunc) << "#define VALUE 7\n";
   EXPECT_EQ(run(Env, {Source, Options, seven}), 0)
       << "the code built with the old header came back";
+}
+
+// clBuildProgram keeps its build in the cache: a later process with the
+// same source and options skips the front end and gets the same log.
+TEST(CacheProcesses, KeptBuildSkipsTheFrontEnd) {
+  TempDir Temp;
+  const std::string &Dir = Temp.Path;
+  ASSERT_FALSE(Dir.empty());
+  std::vector<std::string> Env = {"WEFT_CACHE_DIR=" + Dir + "/cache",
+                                  "WEFT_KERNEL_CACHE=", "WEFT_DEBUG=compile"};
+  // Mismatched pointer types: a warning the log must show both times.
+  std::string Source = freshSource(R"CLC(
+kernel void fill(global int *Out) {
+  int *unused_value = 0;
+  float *mismatched_pointer = unused_value;
+  size_t I = get_global_id(0);
+  Out[I] = (int)(I * I % 1000) + 1;
+}
+)CLC");
+  Job First{Source, "", squarePlusOne};
+  First.LogOut = Dir + "/first-log.txt";
+  ASSERT_EQ(run(Env, First, Dir + "/first.txt"), 0);
+  EXPECT_EQ(countLines(Dir + "/first.txt", "front end:"), 1);
+  ASSERT_EQ(countLines(First.LogOut, "mismatched_pointer"), 1);
+
+  Job Second = First;
+  Second.LogOut = Dir + "/second-log.txt";
+  ASSERT_EQ(run(Env, Second, Dir + "/second.txt"), 0);
+  EXPECT_EQ(countLines(Dir + "/second.txt", "front end:"), 0)
+      << "the second build of the same program ran the front end";
+  EXPECT_EQ(countLines(Dir + "/second.txt", "from the kept build"), 1);
+  EXPECT_EQ(countLines(Second.LogOut, "mismatched_pointer"), 1)
+      << "the kept build lost its warning";
+
+  // Other options are another program.
+  Job Other = First;
+  Other.Options = "-DUNRELATED=1";
+  ASSERT_EQ(run(Env, Other, Dir + "/other.txt"), 0);
+  EXPECT_EQ(countLines(Dir + "/other.txt", "front end:"), 1);
+}
+
+// A header that the search would now find before the one the kept build
+// read: a new file in an earlier -I directory, or next to the source.
+TEST(CacheProcesses, HeaderFoundEarlierNowIsNeverServedStale) {
+  TempDir Temp;
+  const std::string &Dir = Temp.Path;
+  ASSERT_FALSE(Dir.empty());
+  std::vector<std::string> Env = {"WEFT_CACHE_DIR=" + Dir + "/cache",
+                                  "WEFT_KERNEL_CACHE="};
+  mkdir((Dir + "/first").c_str(), 0755);
+  mkdir((Dir + "/second").c_str(), 0755);
+  mkdir((Dir + "/work").c_str(), 0755);
+  std::string Source = freshSource(R"CLC(
+#include "value.h"
+kernel void fill(global int *Out) { Out[get_global_id(0)] = VALUE; }
+)CLC");
+  Job J{Source, "-I " + Dir + "/first -I " + Dir + "/second", three};
+  J.Cwd = Dir + "/work";
+  std::ofstream(Dir + "/second/value.h") << "#define VALUE 3\n";
+  EXPECT_EQ(run(Env, J), 0);
+  EXPECT_EQ(run(Env, J), 0);
+  std::ofstream(Dir + "/first/value.h") << "#define VALUE 7\n";
+  J.Expected = seven;
+  EXPECT_EQ(run(Env, J), 0) << "a header in an earlier -I directory";
+  // A quoted include looks next to the source (the working directory)
+  // before any -I directory.
+  std::ofstream(Dir + "/work/value.h") << "#define VALUE 3\n";
+  J.Expected = three;
+  EXPECT_EQ(run(Env, J), 0) << "a header next to the source";
+}
+
+// Includes nested in a header, __has_include, and a relative -I path
+// from two working directories.
+TEST(CacheProcesses, EveryFileTheSearchMetIsChecked) {
+  TempDir Temp;
+  const std::string &Dir = Temp.Path;
+  ASSERT_FALSE(Dir.empty());
+  std::vector<std::string> Env = {"WEFT_CACHE_DIR=" + Dir + "/cache",
+                                  "WEFT_KERNEL_CACHE="};
+  for (const char *Sub : {"/a", "/a/inc", "/b", "/b/inc"})
+    mkdir((Dir + Sub).c_str(), 0755);
+  std::string Source = freshSource(R"CLC(
+#include "outer.h"
+#if __has_include("extra.h")
+#include "extra.h"
+#endif
+#ifndef EXTRA
+#define EXTRA 0
+#endif
+kernel void fill(global int *Out) { Out[get_global_id(0)] = VALUE + EXTRA; }
+)CLC");
+  std::ofstream(Dir + "/a/inc/outer.h") << "#include \"inner.h\"\n";
+  std::ofstream(Dir + "/a/inc/inner.h") << "#define VALUE 3\n";
+  std::ofstream(Dir + "/b/inc/outer.h") << "#include \"inner.h\"\n";
+  std::ofstream(Dir + "/b/inc/inner.h") << "#define VALUE 7\n";
+  Job J{Source, "-I inc", three};
+  J.Cwd = Dir + "/a";
+  EXPECT_EQ(run(Env, J), 0);
+  J.Cwd = Dir + "/b";
+  J.Expected = seven;
+  EXPECT_EQ(run(Env, J), 0) << "-I inc from another working directory";
+  std::ofstream(Dir + "/b/inc/inner.h", std::ios::trunc) << "#define VALUE 3\n";
+  J.Expected = three;
+  EXPECT_EQ(run(Env, J), 0) << "a header included by a header changed";
+  std::ofstream(Dir + "/b/inc/extra.h") << "#define EXTRA 4\n";
+  J.Expected = seven;
+  EXPECT_EQ(run(Env, J), 0) << "__has_include of a file that now exists";
 }
 
 // A program binary carries the kernels compiled so far: reloaded in a

@@ -694,7 +694,8 @@ std::unique_ptr<Module> compileToModule(LLVMContext &Context,
   initializeNativeTarget();
   BuiltinLibrary Lib = builtinLibraryFor(Target.SimdBytes);
   std::unique_ptr<Module> M = compileOpenCLSource(
-      Context, Source, frontEndArgs(Opts, Target, Lib), Build.Log, Headers);
+      Context, Source, frontEndArgs(Opts, Target, Lib), Build.Log, Headers,
+      &Build.Dependencies);
   if (!M) {
     Build.Result = Status::BuildFailure;
     return nullptr;

@@ -29,17 +29,22 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Lex/HeaderSearch.h"
 #include "clang/Lex/HeaderSearchOptions.h"
+#include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <csetjmp>
 #include <csignal>
 #include <mutex>
+#include <optional>
 #include <pthread.h>
 #include <sys/mman.h>
 
@@ -49,6 +54,125 @@ namespace weft {
 
 namespace {
 
+/// Records each file the preprocessor looks for (#include and
+/// __has_include), with the paths it would have tried first, so that a
+/// build kept for later can tell whether the same search would now find
+/// other text. Paths stay as clang forms them: one relative to the working
+/// directory is checked against the working directory of the later build,
+/// as clang would search it.
+class DependencyRecorder : public PPCallbacks {
+public:
+  DependencyRecorder(Preprocessor &PP, SourceDependencies &Out)
+      : PP(PP), Out(Out) {}
+
+  void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef Name,
+                          bool IsAngled, CharSourceRange,
+                          OptionalFileEntryRef File, StringRef, StringRef,
+                          const Module *, bool,
+                          SrcMgr::CharacteristicKind) override {
+    record(HashLoc, Name, IsAngled, File);
+  }
+  void HasInclude(SourceLocation Loc, StringRef Name, bool IsAngled,
+                  OptionalFileEntryRef File,
+                  SrcMgr::CharacteristicKind) override {
+    record(Loc, Name, IsAngled, File);
+  }
+  // What #embed reads is not recorded: such a build is never kept.
+  void EmbedDirective(SourceLocation, StringRef, bool, OptionalFileEntryRef,
+                      const LexEmbedParametersResult &) override {
+    Out.Checkable = false;
+  }
+  void HasEmbed(SourceLocation, StringRef, bool,
+                OptionalFileEntryRef) override {
+    Out.Checkable = false;
+  }
+  /// The text of every file is taken as the preprocessor read it: a file
+  /// changed after this build must not look like what it was made from.
+  void EndOfMainFile() override {
+    SourceManager &SM = PP.getSourceManager();
+    for (size_t I = 0; I < Out.Files.size(); ++I) {
+      SourceDependency &D = Out.Files[I];
+      if (!Found[I] || D.CompilerHeader)
+        continue;
+      std::optional<llvm::MemoryBufferRef> Text =
+          SM.getMemoryBufferForFileOrNone(*Found[I]);
+      if (!Text) {
+        Out.Checkable = false;
+        continue;
+      }
+      D.Contents = Text->getBuffer().str();
+    }
+  }
+
+private:
+  static std::string normalized(StringRef Path) {
+    llvm::SmallString<256> P(Path);
+    llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+    return std::string(P);
+  }
+
+  /// Where clang looks for Name, in its order: the includer's directory
+  /// for a quoted name (the working directory for the source itself and
+  /// for the predefines), then the search directories.
+  std::vector<std::string> candidates(SourceLocation Loc, StringRef Name,
+                                      bool IsAngled) const {
+    if (llvm::sys::path::is_absolute(Name))
+      return {normalized(Name)};
+    std::vector<std::string> Dirs;
+    if (!IsAngled) {
+      const SourceManager &SM = PP.getSourceManager();
+      OptionalFileEntryRef Includer =
+          SM.getFileEntryRefForID(SM.getFileID(SM.getExpansionLoc(Loc)));
+      Dirs.push_back(
+          Includer ? llvm::sys::path::parent_path(Includer->getName()).str()
+                   : std::string());
+    }
+    const HeaderSearch &HS = PP.getHeaderSearchInfo();
+    for (auto It = IsAngled ? HS.angled_dir_begin() : HS.quoted_dir_begin();
+         It != HS.search_dir_end(); ++It)
+      if (It->isNormalDir())
+        Dirs.push_back(It->getDirRef()->getName().str());
+    std::vector<std::string> Paths;
+    for (const std::string &Dir : Dirs) {
+      llvm::SmallString<256> P(Dir);
+      llvm::sys::path::append(P, Name);
+      Paths.push_back(normalized(P));
+    }
+    return Paths;
+  }
+
+  void record(SourceLocation Loc, StringRef Name, bool IsAngled,
+              OptionalFileEntryRef File) {
+    SourceDependency D;
+    if (File)
+      D.Path = normalized(File->getName());
+    StringRef Resource =
+        PP.getHeaderSearchInfo().getHeaderSearchOpts().ResourceDir;
+    D.CompilerHeader =
+        !D.Path.empty() && !Resource.empty() &&
+        StringRef(D.Path).starts_with(normalized(Resource) + "/");
+    // Without a match (a path spelled another way), every candidate that
+    // does not exist is kept: a later search then misses more often, never
+    // wrongly.
+    for (const std::string &Candidate : candidates(Loc, Name, IsAngled)) {
+      if (Candidate == D.Path)
+        break;
+      if (!llvm::sys::fs::exists(Candidate))
+        D.Absent.push_back(Candidate);
+    }
+    for (const SourceDependency &Seen : Out.Files)
+      if (Seen.Path == D.Path && Seen.Absent == D.Absent)
+        return;
+    Out.Files.push_back(std::move(D));
+    Found.push_back(File);
+  }
+
+  Preprocessor &PP;
+  SourceDependencies &Out;
+  /// The file of each of Out.Files, or none.
+  std::vector<OptionalFileEntryRef> Found;
+};
+
 /// Clang 17 to 19 loop forever in C when the parser meets '::' where a type
 /// or an expression may begin, as in `(::x)` or `sizeof ::x`
 /// (llvm/llvm-project#195367): the parser asks the same token whether it
@@ -57,10 +181,14 @@ namespace {
 /// is. One that follows an identifier is left alone: `[[clang::attr]]`.
 class EmitWithoutScopeLoops : public EmitLLVMOnlyAction {
 public:
-  using EmitLLVMOnlyAction::EmitLLVMOnlyAction;
+  EmitWithoutScopeLoops(llvm::LLVMContext *Context, SourceDependencies *Deps)
+      : EmitLLVMOnlyAction(Context), Deps(Deps) {}
 
 protected:
   bool BeginSourceFileAction(CompilerInstance &CI) override {
+    if (Deps)
+      CI.getPreprocessor().addPPCallbacks(
+          std::make_unique<DependencyRecorder>(CI.getPreprocessor(), *Deps));
     if (!CI.getLangOpts().CPlusPlus)
       CI.getPreprocessor().setTokenWatcher(
           [Previous = tok::unknown](const Token &T) mutable {
@@ -72,6 +200,9 @@ protected:
           });
     return EmitLLVMOnlyAction::BeginSourceFileAction(CI);
   }
+
+private:
+  SourceDependencies *Deps;
 };
 
 /// The front end's stack: sources nesting ~100,000 levels deep still
@@ -81,7 +212,8 @@ constexpr size_t FrontEndStackSize = size_t(512) << 20;
 std::unique_ptr<llvm::Module>
 compileOnThisThread(llvm::LLVMContext &Context, const std::string &Source,
                     const std::vector<std::string> &CC1Args, std::string &Log,
-                    const std::vector<HeaderSource> &Headers) {
+                    const std::vector<HeaderSource> &Headers,
+                    SourceDependencies *Deps) {
   llvm::raw_string_ostream LogStream(Log);
 
   std::vector<const char *> Argv;
@@ -146,7 +278,7 @@ compileOnThisThread(llvm::LLVMContext &Context, const std::string &Source,
   }
   CI.getFrontendOpts().DisableFree = false;
 
-  EmitWithoutScopeLoops Action(&Context);
+  EmitWithoutScopeLoops Action(&Context, Deps);
   bool OK = CI.ExecuteAction(Action);
   LogStream.flush();
   if (!OK || CI.getDiagnostics().hasErrorOccurred())
@@ -166,6 +298,7 @@ struct FrontEndCall {
   const std::vector<std::string> &CC1Args;
   std::string &Log;
   const std::vector<HeaderSource> &Headers;
+  SourceDependencies *Deps;
   std::unique_ptr<llvm::Module> Result;
   char *Guard = nullptr; ///< null: on the caller's stack, unguarded
   char *AltStack = nullptr;
@@ -197,8 +330,9 @@ void onSegv(int Signal, siginfo_t *Info, void *Context) {
 void *runFrontEndCall(void *Arg) {
   auto *Call = static_cast<FrontEndCall *>(Arg);
   if (!Call->Guard) {
-    Call->Result = compileOnThisThread(Call->Context, Call->Source,
-                                       Call->CC1Args, Call->Log, Call->Headers);
+    Call->Result =
+        compileOnThisThread(Call->Context, Call->Source, Call->CC1Args,
+                            Call->Log, Call->Headers, Call->Deps);
     return nullptr;
   }
   stack_t Alt = {};
@@ -207,8 +341,9 @@ void *runFrontEndCall(void *Arg) {
   sigaltstack(&Alt, nullptr);
   GuardedCall = Call;
   if (sigsetjmp(Call->Overflow, 1) == 0) {
-    Call->Result = compileOnThisThread(Call->Context, Call->Source,
-                                       Call->CC1Args, Call->Log, Call->Headers);
+    Call->Result =
+        compileOnThisThread(Call->Context, Call->Source, Call->CC1Args,
+                            Call->Log, Call->Headers, Call->Deps);
   } else {
     // What clang had allocated is lost; the process goes on.
     Call->Log += "error: the program nests too deeply for the compiler (" +
@@ -228,7 +363,8 @@ void *runFrontEndCall(void *Arg) {
 std::unique_ptr<llvm::Module>
 compileOpenCLSource(llvm::LLVMContext &Context, const std::string &Source,
                     const std::vector<std::string> &CC1Args, std::string &Log,
-                    const std::vector<HeaderSource> &Headers) {
+                    const std::vector<HeaderSource> &Headers,
+                    SourceDependencies *Deps) {
   static std::once_flag HandlerInstalled;
   std::call_once(HandlerInstalled, [] {
     struct sigaction Action = {};
@@ -237,7 +373,7 @@ compileOpenCLSource(llvm::LLVMContext &Context, const std::string &Source,
     sigemptyset(&Action.sa_mask);
     sigaction(SIGSEGV, &Action, &PreviousSegv);
   });
-  FrontEndCall Call{Context, Source, CC1Args, Log, Headers, nullptr};
+  FrontEndCall Call{Context, Source, CC1Args, Log, Headers, Deps, nullptr};
   // The thread's stack and its signal stack, mapped here so that the guard
   // is known; pages are only committed as they are used.
   const size_t MapSize = FrontEndStackSize + AltStackSize;

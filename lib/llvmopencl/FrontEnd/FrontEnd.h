@@ -27,11 +27,13 @@ inline constexpr const char *SourceFileName = "input.cl";
 /// SourceFileName, from memory) and returns the module, or null when clang
 /// failed. Diagnostics, warnings included, are appended to Log. Headers
 /// (clCompileProgram's embedded headers) are files in memory, found by
-/// `#include "<IncludeName>"`.
+/// `#include "<IncludeName>"`. Deps, when given, receives what the
+/// preprocessor looked for outside the source.
 std::unique_ptr<llvm::Module>
 compileOpenCLSource(llvm::LLVMContext &Context, const std::string &Source,
                     const std::vector<std::string> &CC1Args, std::string &Log,
-                    const std::vector<HeaderSource> &Headers = {});
+                    const std::vector<HeaderSource> &Headers = {},
+                    SourceDependencies *Deps = nullptr);
 
 } // namespace weft
 
