@@ -59,7 +59,7 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
       "__opencl_c_generic_address_space",
       // lib/kernel/collectives.cl.
       "__opencl_c_work_group_collective_functions",
-      // One sub-group per work-group: lib/kernel/subgroups.cl.
+      // Sub-groups of weft::SubGroupSize work-items: lib/kernel/subgroups.cl.
       "__opencl_c_subgroups"};
   // cl_khr_fp16: half arithmetic is float arithmetic rounded back (F16C or
   // libgcc's conversions), the builtins are lib/kernel/half.cl.
@@ -72,8 +72,7 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
                             "cl_khr_local_int32_extended_atomics",
                             "cl_khr_int64_base_atomics",
                             "cl_khr_int64_extended_atomics",
-                            "cl_khr_3d_image_writes",
-                            "cl_khr_subgroups"};
+                            "cl_khr_3d_image_writes"};
   Desc.AtomicMemoryCapabilities =
       CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
       CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |

@@ -81,6 +81,16 @@ struct WorkGroupContext {
 /// __attribute__((aligned)) variables itself, within the size it asks for.
 inline constexpr uint64_t LocalVariablesAlignment = 128;
 
+/// The largest sub-group: consecutive runs of this many work-items of the
+/// local linear id form a work-group's sub-groups, the last one possibly
+/// smaller (lib/kernel/subgroups.cl). The compiler answers the library's
+/// __weft_sub_group_max() with it and the runtime's sub-group queries count
+/// with it, so both always agree. 128: a group of up to 128 work-items, the
+/// local sizes most kernels use, stays one sub-group and keeps the
+/// vectorized work-item loops; the Khronos CTS holds a sub-group's
+/// work-items in a 128-bit mask, so no larger size is portable.
+inline constexpr uint32_t SubGroupSize = 128;
+
 /// Args[I] points at the value of kernel argument I as clSetKernelArg
 /// describes it: for a buffer, at a pointer holding the buffer's address in
 /// the device's address space; for a __local pointer, at a pointer holding

@@ -10,6 +10,8 @@
 #include "Platform.h"
 #include "Timer.h"
 
+#include "weft/launcher.h"
+
 #include <CL/cl_ext.h>
 
 #include <cstring>
@@ -265,13 +267,18 @@ cl_int DeviceInfoQuery::answer(cl_device_info Param) {
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     return boolean(
         hasFeature(Desc, "__opencl_c_work_group_collective_functions"));
-  // One sub-group per work-group (lib/kernel/subgroups.cl). Independent
-  // forward progress, which cl_khr_subgroups requires, is between the
-  // sub-groups of one work-group: with one there, none can wait for another.
+  // Sub-groups of weft::SubGroupSize work-items (lib/kernel/subgroups.cl).
+  // They do not make independent forward progress: the sub-groups of a
+  // group run one after the other on one worker, in work-item loops or as
+  // fibers, and one spinning on another's store never lets it run
+  // (docs/DESIGN.md, Sub-groups). Hence no cl_khr_subgroups either, which
+  // requires that progress.
   case CL_DEVICE_MAX_NUM_SUB_GROUPS:
-    return uint(hasFeature(Desc, "__opencl_c_subgroups") ? 1 : 0);
+    return uint(hasFeature(Desc, "__opencl_c_subgroups")
+                    ? (Desc.MaxWorkGroupSize + SubGroupSize - 1) / SubGroupSize
+                    : 0);
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-    return boolean(hasFeature(Desc, "__opencl_c_subgroups"));
+    return boolean(false);
   case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
     return boolean(Desc.NonUniformWorkGroupSupport);
   case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:

@@ -5,6 +5,8 @@
 #include "CommandQueue.h"
 #include "Image.h"
 
+#include "weft/launcher.h"
+
 #include <CL/cl_ext.h>
 
 #include <algorithm>
@@ -719,8 +721,9 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(
   }
 }
 
-// Every work-group is one sub-group (lib/kernel/subgroups.cl): a sub-group
-// is as large as the local size, and a work-group has exactly one.
+// A work-group's sub-groups are runs of weft::SubGroupSize work-items of
+// the local linear id, the last one possibly shorter (lib/kernel/
+// subgroups.cl); every answer counts them that way.
 CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
     cl_kernel KernelId, cl_device_id DeviceId,
     cl_kernel_sub_group_info ParamName, size_t InputValueSize,
@@ -746,6 +749,11 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
   auto Ret = [&](size_t V) {
     return returnValue(V, ParamValueSize, ParamValue, ParamValueSizeRet);
   };
+  constexpr size_t S = SubGroupSize;
+  auto SubGroupsOf = [](size_t WorkItems) { return (WorkItems + S - 1) / S; };
+  const size_t *Reqd = K->desc().ReqdWorkGroupSize;
+  size_t MaxWorkItems = Reqd[0] ? Reqd[0] * Reqd[1] * Reqd[2]
+                                : kernelWorkGroupSize(K->desc(), Desc);
   switch (ParamName) {
   case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
   case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
@@ -756,9 +764,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
                         "input_value must be a local size of 1 to 3 size_t");
     size_t Local[3] = {1, 1, 1};
     memcpy(Local, InputValue, InputValueSize);
+    size_t WorkItems = Local[0] * Local[1] * Local[2];
     if (ParamName == CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE)
-      return Ret(1);
-    return Ret(Local[0] * Local[1] * Local[2]);
+      return Ret(SubGroupsOf(WorkItems));
+    return Ret(std::min(S, WorkItems));
   }
   case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
     if (!InputValue || InputValueSize != sizeof(size_t))
@@ -773,21 +782,25 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
     if (ParamValue && (Dims == 0 || ParamValueSize % sizeof(size_t)))
       return WEFT_ERROR(CL_INVALID_VALUE,
                         "param_value must hold 1 to 3 size_t");
-    // One sub-group: any local size the kernel accepts, here the largest
-    // in x (or the required one); any other count: none, zeros.
+    // Count sub-groups: more than (Count - 1) * S work-items, at most
+    // Count * S. The required size when it has that count, otherwise the
+    // largest such size the kernel accepts, in x; zeros when there is none.
     size_t Local[3] = {0, 0, 0};
-    if (Count == 1) {
-      const size_t *Reqd = K->desc().ReqdWorkGroupSize;
-      if (Reqd[0]) {
+    if (Reqd[0]) {
+      if (Count && SubGroupsOf(MaxWorkItems) == Count) {
         for (size_t I = 0; I < 3; ++I)
           Local[I] = I < Dims ? Reqd[I] : 1;
         if (Dims < 3 && Reqd[2] != 1)
           Local[0] = Local[1] = 0;
         if (Dims < 2 && Reqd[1] != 1)
           Local[0] = 0;
-      } else {
-        Local[0] = std::min(kernelWorkGroupSize(K->desc(), Desc),
-                            Desc.MaxWorkItemSizes[0]);
+      }
+    } else if (Count) {
+      size_t Largest = std::min(MaxWorkItems, Desc.MaxWorkItemSizes[0]);
+      size_t Size = std::min(Count <= Largest / S ? Count * S : Largest,
+                             Largest);
+      if (SubGroupsOf(Size) == Count) {
+        Local[0] = Size;
         Local[1] = Local[2] = 1;
       }
     }
@@ -795,7 +808,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
                       ParamValue, ParamValueSizeRet);
   }
   case CL_KERNEL_MAX_NUM_SUB_GROUPS:
-    return Ret(1);
+    return Ret(SubGroupsOf(MaxWorkItems));
   case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
     // OpenCL C has no attribute that fixes the count.
     return Ret(0);

@@ -1,27 +1,44 @@
 //===- subgroups.cl - Sub-group functions (OpenCL C 3.0, cl_khr_subgroups) ===//
 //
-// Every work-group is one sub-group. The specification lets the device
-// choose how work-items form sub-groups and says nothing about their
-// count beyond get_num_sub_groups(); with one per work-group,
-// sub-group-uniform control flow is work-group-uniform, so each sub-group
-// function may be the work-group function of the same name: its barriers
-// are legal wherever the program may call it, and no sub-group can wait
-// for another (there is no other). The work-item loops and the fiber
-// fallback then need nothing new.
+// A work-group's sub-groups are consecutive runs of S work-items of the
+// local linear id, S = weft::SubGroupSize (weft/launcher.h, 128), the last
+// run possibly shorter. The compiler answers two questions per work-group
+// function (ResolveSubGroups.cpp, once the kernel is flattened and its
+// local size known):
 //
-//   get_sub_group_size           the group's real linear size (a smaller
-//                                last group has a smaller sub-group)
-//   get_max_sub_group_size       the enqueued local size's product
-//   get_num_sub_groups, get_enqueued_num_sub_groups     1
-//   get_sub_group_id             0
-//   get_sub_group_local_id       get_local_linear_id()
-//   sub_group_barrier            barrier
-//   sub_group_all/any/broadcast/reduce/scan     work_group_* (collectives.cl)
+//   __weft_sub_group_max()       S
+//   __weft_several_sub_groups()  whether the compiled local size's product
+//                                is above S
 //
-// sub_group_broadcast takes a sub-group local id, which is the local
-// linear id here; work_group_broadcast's one-index form compares its
-// index with each work-item's local linear id (collectives.cl), whatever
-// the number of dimensions, so it serves 2D and 3D groups too.
+// and folds away the branch each function below takes on the second, so a
+// work-group function carries one of two implementations:
+//
+//  - One sub-group (the group has at most S work-items): each sub-group
+//    function is the work-group function of the same name, exactly the
+//    code that runs when no sub-group function is called: control flow
+//    uniform in the sub-group is uniform in the work-group, so the
+//    barriers inside are legal wherever the program may call it, and
+//    both work-group methods take them like any other.
+//
+//  - Several sub-groups: the specification promises uniform control flow
+//    only within a sub-group, so a sub-group function may sit under a
+//    condition that differs between sub-groups, where a work-group barrier
+//    would be wrong. Its barrier is __weft_sub_group_barrier(), which the
+//    region method declines (RegionMethodLimits.cpp) and the fallback
+//    method makes a switch among the fibers of the caller's sub-group
+//    only (FiberRuntime.cpp). The collectives are the work-group ones'
+//    steps (collectives.cl) on that barrier: each work-item writes its
+//    slot of the work-group scratch, the sub-group's first work-item
+//    combines its sub-group's slots into the sub-group's result slot,
+//    everyone reads it. The result slots follow the work-items' slots
+//    (1 + N + sub-group id, N the group's real size), so a sub-group
+//    collective never touches what a work-group collective or another
+//    sub-group still has to read; SizeWorkGroupScratch makes room for them.
+//
+// sub_group_broadcast takes a sub-group local id; on one sub-group that is
+// the local linear id, which work_group_broadcast's one-index form
+// compares with each work-item's own (collectives.cl), whatever the number
+// of dimensions.
 //
 //===----------------------------------------------------------------------===//
 #include "weft-builtins.h"
@@ -32,65 +49,217 @@
 #error "compile with the __opencl_c_subgroups feature"
 #endif
 
-uint WEFT_OVL get_sub_group_size(void) {
+// Resolved or lowered by the compiler (see above); never defined.
+uint __weft_sub_group_max(void);
+int __weft_several_sub_groups(void);
+void __weft_sub_group_barrier(void);
+
+__local ulong *__weft_work_group_scratch(void);
+
+static uint weft_sg_linear_id(void) {
+  return (uint)((get_local_id(2) * get_local_size(1) + get_local_id(1)) *
+                    get_local_size(0) +
+                get_local_id(0));
+}
+
+static uint weft_sg_group_size(void) {
   return (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
 }
 
-uint WEFT_OVL get_max_sub_group_size(void) {
+static uint weft_sg_enqueued_group_size(void) {
   return (uint)(get_enqueued_local_size(0) * get_enqueued_local_size(1) *
                 get_enqueued_local_size(2));
 }
 
-uint WEFT_OVL get_num_sub_groups(void) { return 1; }
+/// The local linear id of the caller's sub-group's first work-item.
+static uint weft_sg_first(void) {
+  const uint S = __weft_sub_group_max();
+  return weft_sg_linear_id() / S * S;
+}
 
-uint WEFT_OVL get_enqueued_num_sub_groups(void) { return 1; }
+static uint weft_sg_size(void) {
+  return min(__weft_sub_group_max(), weft_sg_group_size() - weft_sg_first());
+}
 
-uint WEFT_OVL get_sub_group_id(void) { return 0; }
+/// The scratch slot of the caller's sub-group's result.
+static uint weft_sg_result_slot(void) {
+  return 1 + weft_sg_group_size() + weft_sg_linear_id() / __weft_sub_group_max();
+}
+
+uint WEFT_OVL get_sub_group_size(void) {
+  if (__weft_several_sub_groups())
+    return weft_sg_size();
+  return weft_sg_group_size();
+}
+
+uint WEFT_OVL get_max_sub_group_size(void) {
+  if (__weft_several_sub_groups())
+    return min(__weft_sub_group_max(), weft_sg_enqueued_group_size());
+  return weft_sg_enqueued_group_size();
+}
+
+uint WEFT_OVL get_num_sub_groups(void) {
+  if (__weft_several_sub_groups()) {
+    const uint S = __weft_sub_group_max();
+    return (weft_sg_group_size() + S - 1) / S;
+  }
+  return 1;
+}
+
+uint WEFT_OVL get_enqueued_num_sub_groups(void) {
+  if (__weft_several_sub_groups()) {
+    const uint S = __weft_sub_group_max();
+    return (weft_sg_enqueued_group_size() + S - 1) / S;
+  }
+  return 1;
+}
+
+uint WEFT_OVL get_sub_group_id(void) {
+  if (__weft_several_sub_groups())
+    return weft_sg_linear_id() / __weft_sub_group_max();
+  return 0;
+}
 
 uint WEFT_OVL get_sub_group_local_id(void) {
+  if (__weft_several_sub_groups())
+    return weft_sg_linear_id() % __weft_sub_group_max();
   return (uint)get_local_linear_id();
 }
 
-void WEFT_OVL sub_group_barrier(cl_mem_fence_flags Flags) { barrier(Flags); }
-
-void WEFT_OVL sub_group_barrier(cl_mem_fence_flags Flags, memory_scope Scope) {
-  barrier(Flags);
+void WEFT_OVL sub_group_barrier(cl_mem_fence_flags Flags) {
+  if (__weft_several_sub_groups())
+    __weft_sub_group_barrier();
+  else
+    barrier(Flags);
 }
 
-int WEFT_OVL sub_group_all(int Predicate) { return work_group_all(Predicate); }
+void WEFT_OVL sub_group_barrier(cl_mem_fence_flags Flags, memory_scope Scope) {
+  if (__weft_several_sub_groups())
+    __weft_sub_group_barrier();
+  else
+    barrier(Flags);
+}
 
-int WEFT_OVL sub_group_any(int Predicate) { return work_group_any(Predicate); }
+/// Slot I of scratch S, as a T.
+#define WEFT_SLOT(T, S, I) (*(__local T *)((S) + (I)))
 
-#define DEF_SUB_GROUP(T)                                                       \
-  T WEFT_OVL sub_group_broadcast(T X, uint SubGroupLocalId) {                  \
-    return work_group_broadcast(X, (size_t)SubGroupLocalId);                   \
+#define WEFT_ADD(A, B) ((A) + (B))
+#define WEFT_IMIN(A, B) ((A) < (B) ? (A) : (B))
+#define WEFT_IMAX(A, B) ((A) > (B) ? (A) : (B))
+
+// The several-sub-groups forms. Speed matters less here than in
+// collectives.cl: every sub-group barrier is a fiber switch per work-item.
+
+#define DEF_SG_REDUCE(T, Name, Op)                                             \
+  static T weft_sg_reduce_##Name##_##T(T X) {                                  \
+    __local ulong *S = __weft_work_group_scratch();                            \
+    const uint L = weft_sg_linear_id(), First = weft_sg_first();               \
+    const uint R = weft_sg_result_slot();                                      \
+    WEFT_SLOT(T, S, 1 + L) = X;                                                \
+    __weft_sub_group_barrier();                                                \
+    if (L == First) {                                                          \
+      const uint End = First + weft_sg_size();                                 \
+      T Acc = WEFT_SLOT(T, S, 1 + First);                                      \
+      for (uint I = First + 1; I < End; ++I)                                   \
+        Acc = Op(Acc, WEFT_SLOT(T, S, 1 + I));                                 \
+      WEFT_SLOT(T, S, R) = Acc;                                                \
+    }                                                                          \
+    __weft_sub_group_barrier();                                                \
+    return WEFT_SLOT(T, S, R);                                                 \
   }                                                                            \
-  T WEFT_OVL sub_group_reduce_add(T X) { return work_group_reduce_add(X); }    \
-  T WEFT_OVL sub_group_reduce_min(T X) { return work_group_reduce_min(X); }    \
-  T WEFT_OVL sub_group_reduce_max(T X) { return work_group_reduce_max(X); }    \
-  T WEFT_OVL sub_group_scan_exclusive_add(T X) {                               \
-    return work_group_scan_exclusive_add(X);                                   \
-  }                                                                            \
-  T WEFT_OVL sub_group_scan_exclusive_min(T X) {                               \
-    return work_group_scan_exclusive_min(X);                                   \
-  }                                                                            \
-  T WEFT_OVL sub_group_scan_exclusive_max(T X) {                               \
-    return work_group_scan_exclusive_max(X);                                   \
-  }                                                                            \
-  T WEFT_OVL sub_group_scan_inclusive_add(T X) {                               \
-    return work_group_scan_inclusive_add(X);                                   \
-  }                                                                            \
-  T WEFT_OVL sub_group_scan_inclusive_min(T X) {                               \
-    return work_group_scan_inclusive_min(X);                                   \
-  }                                                                            \
-  T WEFT_OVL sub_group_scan_inclusive_max(T X) {                               \
-    return work_group_scan_inclusive_max(X);                                   \
+  T WEFT_OVL sub_group_reduce_##Name(T X) {                                    \
+    if (__weft_several_sub_groups())                                           \
+      return weft_sg_reduce_##Name##_##T(X);                                   \
+    return work_group_reduce_##Name(X);                                        \
   }
 
-DEF_SUB_GROUP(int)
-DEF_SUB_GROUP(uint)
-DEF_SUB_GROUP(long)
-DEF_SUB_GROUP(ulong)
-DEF_SUB_GROUP(float)
-DEF_SUB_GROUP(double)
-DEF_SUB_GROUP(half)
+#define DEF_SG_SCANS(T, Name, Op, Identity)                                    \
+  static T weft_sg_scan_##Name##_##T(T X, bool Inclusive) {                    \
+    __local ulong *S = __weft_work_group_scratch();                            \
+    const uint L = weft_sg_linear_id(), First = weft_sg_first();               \
+    WEFT_SLOT(T, S, 1 + L) = X;                                                \
+    __weft_sub_group_barrier();                                                \
+    if (L == First) {                                                          \
+      const uint End = First + weft_sg_size();                                 \
+      T Acc = Identity;                                                        \
+      for (uint I = First; I < End; ++I) {                                     \
+        T V = WEFT_SLOT(T, S, 1 + I);                                          \
+        T Next = Op(Acc, V);                                                   \
+        WEFT_SLOT(T, S, 1 + I) = Inclusive ? Next : Acc;                       \
+        Acc = Next;                                                            \
+      }                                                                        \
+    }                                                                          \
+    __weft_sub_group_barrier();                                                \
+    return WEFT_SLOT(T, S, 1 + L);                                             \
+  }                                                                            \
+  T WEFT_OVL sub_group_scan_exclusive_##Name(T X) {                            \
+    if (__weft_several_sub_groups())                                           \
+      return weft_sg_scan_##Name##_##T(X, false);                              \
+    return work_group_scan_exclusive_##Name(X);                                \
+  }                                                                            \
+  T WEFT_OVL sub_group_scan_inclusive_##Name(T X) {                            \
+    if (__weft_several_sub_groups())                                           \
+      return weft_sg_scan_##Name##_##T(X, true);                               \
+    return work_group_scan_inclusive_##Name(X);                                \
+  }
+
+#define DEF_SG_BROADCAST(T)                                                    \
+  static T weft_sg_broadcast_##T(T X, uint SubGroupLocalId) {                  \
+    __local ulong *S = __weft_work_group_scratch();                            \
+    const uint R = weft_sg_result_slot();                                      \
+    /* R may still hold the previous collective's result, to be read. */      \
+    __weft_sub_group_barrier();                                                \
+    if (weft_sg_linear_id() - weft_sg_first() == SubGroupLocalId)              \
+      WEFT_SLOT(T, S, R) = X;                                                  \
+    __weft_sub_group_barrier();                                                \
+    return WEFT_SLOT(T, S, R);                                                 \
+  }                                                                            \
+  T WEFT_OVL sub_group_broadcast(T X, uint SubGroupLocalId) {                  \
+    if (__weft_several_sub_groups())                                           \
+      return weft_sg_broadcast_##T(X, SubGroupLocalId);                        \
+    return work_group_broadcast(X, (size_t)SubGroupLocalId);                   \
+  }
+
+#define DEF_SUB_GROUP(T, MinOp, MaxOp, Largest, Smallest)                      \
+  DEF_SG_BROADCAST(T)                                                          \
+  DEF_SG_REDUCE(T, add, WEFT_ADD)                                              \
+  DEF_SG_REDUCE(T, min, MinOp)                                                 \
+  DEF_SG_REDUCE(T, max, MaxOp)                                                 \
+  DEF_SG_SCANS(T, add, WEFT_ADD, (T)0)                                         \
+  DEF_SG_SCANS(T, min, MinOp, Largest)                                         \
+  DEF_SG_SCANS(T, max, MaxOp, Smallest)
+
+// The identities and operators of collectives.cl.
+DEF_SUB_GROUP(int, WEFT_IMIN, WEFT_IMAX, INT_MAX, INT_MIN)
+DEF_SUB_GROUP(uint, WEFT_IMIN, WEFT_IMAX, UINT_MAX, 0u)
+DEF_SUB_GROUP(long, WEFT_IMIN, WEFT_IMAX, LONG_MAX, LONG_MIN)
+DEF_SUB_GROUP(ulong, WEFT_IMIN, WEFT_IMAX, ULONG_MAX, 0ul)
+DEF_SUB_GROUP(float, fmin, fmax, INFINITY, -INFINITY)
+DEF_SUB_GROUP(double, fmin, fmax, (double)INFINITY, -(double)INFINITY)
+DEF_SUB_GROUP(half, fmin, fmax, (half)INFINITY, -(half)INFINITY)
+
+#define DEF_SG_PREDICATE(Name, Op, Identity)                                   \
+  static int weft_sg_##Name(int Predicate) {                                   \
+    __local ulong *S = __weft_work_group_scratch();                            \
+    const uint L = weft_sg_linear_id(), First = weft_sg_first();               \
+    const uint R = weft_sg_result_slot();                                      \
+    WEFT_SLOT(int, S, 1 + L) = Predicate != 0;                                 \
+    __weft_sub_group_barrier();                                                \
+    if (L == First) {                                                          \
+      const uint End = First + weft_sg_size();                                 \
+      int Acc = Identity;                                                      \
+      for (uint I = First; I < End; ++I)                                       \
+        Acc Op WEFT_SLOT(int, S, 1 + I);                                       \
+      WEFT_SLOT(int, S, R) = Acc;                                              \
+    }                                                                          \
+    __weft_sub_group_barrier();                                                \
+    return WEFT_SLOT(int, S, R);                                               \
+  }                                                                            \
+  int WEFT_OVL sub_group_##Name(int Predicate) {                               \
+    if (__weft_several_sub_groups())                                           \
+      return weft_sg_##Name(Predicate);                                        \
+    return work_group_##Name(Predicate);                                       \
+  }
+
+DEF_SG_PREDICATE(all, &=, 1)
+DEF_SG_PREDICATE(any, |=, 0)

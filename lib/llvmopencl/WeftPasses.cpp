@@ -20,6 +20,7 @@
 #include "WorkGroup/ParallelRegions.h"
 #include "CpuSimd/PrefetchWorkItemLoads.h"
 #include "WorkGroup/PromotePrivateArrays.h"
+#include "WorkGroup/ResolveSubGroups.h"
 #include "WorkGroup/ResolveWorkItemFunctions.h"
 #include "CpuSimd/RollWorkItemLoops.h"
 #include "CpuSimd/ScalarizeWorkItemLoops.h"
@@ -51,6 +52,9 @@ namespace weft {
 
 void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
   MPM.addPass(FlattenKernelsPass(Opts.Kernel));
+  // Before anything looks at barriers: it deletes the sub-group functions'
+  // form that the local size does not use.
+  MPM.addPass(ResolveSubGroupsPass(Opts.LocalSize));
   MPM.addPass(SizeWorkGroupScratchPass(Opts.LocalSize));
   MPM.addPass(createModuleToFunctionPassAdaptor(GuardIntegerDivisionPass()));
   // Everything is inlined and get_global_id not yet resolved: the checks
@@ -215,6 +219,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-check-memory-accesses") {
           MPM.addPass(CheckMemoryAccessesPass(Opts.Kernel));
+          return true;
+        }
+        if (Name == "weft-resolve-sub-groups") {
+          MPM.addPass(ResolveSubGroupsPass(Opts.LocalSize));
           return true;
         }
         if (Name == "weft-size-work-group-scratch") {

@@ -257,6 +257,9 @@ JIT &getJIT() {
       Runtime[J->Jit->mangleAndIntern(FiberBarrierSymbol)] = {
           orc::ExecutorAddr::fromPtr(fiberBarrierAddress()),
           JITSymbolFlags::Exported | JITSymbolFlags::Callable};
+      Runtime[J->Jit->mangleAndIntern(FiberSubGroupBarrierSymbol)] = {
+          orc::ExecutorAddr::fromPtr(fiberSubGroupBarrierAddress()),
+          JITSymbolFlags::Exported | JITSymbolFlags::Callable};
       cantFail(Main.define(orc::absoluteSymbols(std::move(Runtime))));
     }
     // What drivers register for their code (registerRuntimeSymbol), e.g.

@@ -28,7 +28,7 @@ EXTENSIONS = ["cl_khr_fp64", "cl_khr_fp16", "cl_khr_byte_addressable_store",
               "cl_khr_local_int32_extended_atomics",
               "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
               "cl_khr_3d_image_writes", "cl_khr_extended_bit_ops",
-              "cl_khr_integer_dot_product", "cl_khr_subgroups"]
+              "cl_khr_integer_dot_product"]
 # What clang does not know: -cl-ext drops them, so, as the front end does
 # (lib/llvmopencl/FrontEnd/BuildProgram.cpp), their macros are defined explicitly.
 UNKNOWN_TO_CLANG = ["cl_khr_extended_bit_ops", "cl_khr_integer_dot_product"]

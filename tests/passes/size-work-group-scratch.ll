@@ -4,11 +4,15 @@
 ; default local size is 1,1,1: two slots).
 ; RUN: weft-opt -passes=weft-size-work-group-scratch -weft-local-size=8,4,2 -S %s | FileCheck %s
 ; RUN: weft-opt -passes=weft-size-work-group-scratch -S %s | FileCheck %s --check-prefix=ONE
+; Above 128 work-items a group has several sub-groups, each with a result
+; slot of its own after the work-items' (lib/kernel/subgroups.cl): 200 + 1 + 2.
+; RUN: weft-opt -passes=weft-size-work-group-scratch -weft-local-size=20,10,1 -S %s | FileCheck %s --check-prefix=SEVERAL
 
 ; CHECK:      @tile = internal addrspace(3) global [16 x float] undef
 ; CHECK-NEXT: @__weft_work_group_scratch.slots = internal addrspace(3) global [65 x i64] undef, align 8
 ; CHECK-NEXT: @after = internal addrspace(3) global i32 undef
 ; ONE:        @__weft_work_group_scratch.slots = internal addrspace(3) global [2 x i64] undef, align 8
+; SEVERAL:    @__weft_work_group_scratch.slots = internal addrspace(3) global [203 x i64] undef, align 8
 @tile = internal addrspace(3) global [16 x float] undef, align 4
 @__weft_work_group_scratch.slots = internal addrspace(3) global [4097 x i64] undef, align 8
 @after = internal addrspace(3) global i32 undef, align 4

@@ -264,6 +264,10 @@ bool isWorkItemFunction(StringRef Name) {
       // The generic address space's queries (ResolveWorkItemFunctions.cpp).
       .Cases("__to_global", "__to_local", "__to_private", true)
       .Cases("_Z9get_fencePU9CLgenericv", "_Z9get_fencePU9CLgenericKv", true)
+      // The sub-group functions' (ResolveSubGroups.h; spelled out here for
+      // tests/builtins/coverage.py, which reads this function).
+      .Cases("__weft_sub_group_max", "__weft_several_sub_groups",
+             "__weft_sub_group_barrier", true)
       .Default(false);
 }
 

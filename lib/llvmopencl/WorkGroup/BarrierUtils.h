@@ -41,6 +41,18 @@ inline bool hasBarrier(const llvm::Function &F) {
   return false;
 }
 
+/// Whether F calls the sub-group barrier that ResolveSubGroups.cpp leaves
+/// where a work-group has several sub-groups (lib/kernel/subgroups.cl).
+inline bool hasSubGroupBarrier(const llvm::Function &F) {
+  for (const llvm::BasicBlock &BB : F)
+    for (const llvm::Instruction &I : BB)
+      if (auto *CB = llvm::dyn_cast<llvm::CallBase>(&I))
+        if (const llvm::Function *Callee = CB->getCalledFunction())
+          if (Callee->getName() == "__weft_sub_group_barrier")
+            return true;
+  return false;
+}
+
 /// A normalized barrier block: the marker first, then the terminator.
 inline bool isBarrierBlock(const llvm::BasicBlock &BB) {
   const llvm::Instruction *First = BB.getFirstNonPHI();

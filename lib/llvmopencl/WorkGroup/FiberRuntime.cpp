@@ -33,12 +33,27 @@
 // stack is checked when the group ends: an overflow aborts with a message
 // rather than corrupting the next work-item's stack silently.
 //
+// Sub-groups (lib/kernel/subgroups.cl): work-items I with the same
+// I / SubGroupSize form one. A sub-group barrier, __weft_fiber_sub_group_
+// barrier, switches to the next work-item of the caller's sub-group, the
+// last one resuming the first of the same sub-group; a work-group barrier
+// switches to the next work-item of the group as before. Each sub-group
+// therefore runs in lockstep between its barriers, and, because
+// sub-group barriers are uniform within a sub-group and work-group ones
+// within the group, a sub-group's last work-item reaching a work-group
+// barrier hands over to the next sub-group, which runs (through any
+// sub-group barriers of its own) until it reaches the same barrier; the
+// last sub-group's resumes work-item 0. Sub-groups do not make progress
+// independently: one that spins waiting for another never switches away
+// (docs/DESIGN.md, Sub-groups).
+//
 // Thread-safety: everything lives in the calling worker's private arena,
 // so workers run groups concurrently without sharing anything.
 //
 //===----------------------------------------------------------------------===//
 #include "WorkGroup/FiberRuntime.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -134,6 +149,18 @@ uint64_t nextLive(const FiberGroup &G, uint64_t I) {
   uint64_t Next = I;
   do
     Next = Next + 1 == G.Count ? 0 : Next + 1;
+  while (G.Done[Next] && Next != I);
+  return Next;
+}
+
+/// The next work-item after I in I's sub-group that has not returned; I
+/// when none.
+uint64_t nextLiveInSubGroup(const FiberGroup &G, uint64_t I) {
+  uint64_t First = I / SubGroupSize * SubGroupSize;
+  uint64_t End = std::min<uint64_t>(First + SubGroupSize, G.Count);
+  uint64_t Next = I;
+  do
+    Next = Next + 1 == End ? First : Next + 1;
   while (G.Done[Next] && Next != I);
   return Next;
 }
@@ -236,12 +263,27 @@ extern "C" void __weft_fiber_barrier(const weft::WorkGroupContext *Ctx) {
   weftFiberSwitch(&G->Stacks[I], G->Stacks[Next]);
 }
 
+extern "C" void
+__weft_fiber_sub_group_barrier(const weft::WorkGroupContext *Ctx) {
+  using namespace weft;
+  auto *G = static_cast<FiberGroup *>(Ctx->PrivateArena);
+  uint64_t I = G->Current;
+  uint64_t Next = nextLiveInSubGroup(*G, I);
+  if (Next == I)
+    return;
+  G->Current = Next;
+  weftFiberSwitch(&G->Stacks[I], G->Stacks[Next]);
+}
+
 namespace weft {
 void *runFibersAddress() {
   return reinterpret_cast<void *>(&__weft_run_work_group_fibers);
 }
 void *fiberBarrierAddress() {
   return reinterpret_cast<void *>(&__weft_fiber_barrier);
+}
+void *fiberSubGroupBarrierAddress() {
+  return reinterpret_cast<void *>(&__weft_fiber_sub_group_barrier);
 }
 } // namespace weft
 
@@ -251,6 +293,7 @@ namespace weft {
 bool fibersAvailable() { return false; }
 void *runFibersAddress() { return nullptr; }
 void *fiberBarrierAddress() { return nullptr; }
+void *fiberSubGroupBarrierAddress() { return nullptr; }
 } // namespace weft
 
 #endif

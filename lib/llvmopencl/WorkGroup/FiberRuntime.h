@@ -23,6 +23,8 @@ using FiberBody = void (*)(void *Frame, const WorkGroupContext *Ctx, uint64_t X,
 
 inline constexpr const char *RunFibersSymbol = "__weft_run_work_group_fibers";
 inline constexpr const char *FiberBarrierSymbol = "__weft_fiber_barrier";
+inline constexpr const char *FiberSubGroupBarrierSymbol =
+    "__weft_fiber_sub_group_barrier";
 
 /// Whether this build has the context switch (x86-64 only for now).
 bool fibersAvailable();
@@ -31,9 +33,11 @@ bool fibersAvailable();
 /// StackBytes stack (a multiple of 64).
 uint64_t fiberArenaSize(uint64_t WorkItems, uint64_t StackBytes);
 
-/// The addresses the loader gives RunFibersSymbol and FiberBarrierSymbol.
+/// The addresses the loader gives RunFibersSymbol, FiberBarrierSymbol and
+/// FiberSubGroupBarrierSymbol.
 void *runFibersAddress();
 void *fiberBarrierAddress();
+void *fiberSubGroupBarrierAddress();
 
 } // namespace weft
 

@@ -1035,7 +1035,8 @@ PreservedAnalyses ParallelRegionsPass::run(Module &M,
                                            ModuleAnalysisManager &MAM) {
   SmallVector<Function *, 4> WorkItemFunctions;
   for (Function &F : M) {
-    if (isWorkItemFunctionOf(F, Kernel) && hasBarrier(F))
+    if (isWorkItemFunctionOf(F, Kernel) &&
+        (hasBarrier(F) || hasSubGroupBarrier(F)))
       WorkItemFunctions.push_back(&F);
   }
   if (WorkItemFunctions.empty())
@@ -1047,7 +1048,9 @@ PreservedAnalyses ParallelRegionsPass::run(Module &M,
     std::string Of = derivedFrom(*WI, WorkItemAttr).str();
     // Declined before anything changes, so the fallback method
     // (WorkGroupFibers.cpp) gets the function as it was.
-    std::string Decline = isNormalized(*WI)
+    // Sub-group barriers alone leave a function without the implicit
+    // barriers of the normal form; the reason to decline is theirs.
+    std::string Decline = isNormalized(*WI) || hasSubGroupBarrier(*WI)
                               ? whyRegionMethodDeclines(*WI)
                               : std::string("not in barrier-normal form");
     if (!Decline.empty()) {

@@ -10,6 +10,10 @@
 //    between the work-items;
 //  - indirect branches (indirectbr, callbr) and calls that return twice
 //    (setjmp): copied blocks cannot keep their addresses or resume points;
+//  - a sub-group barrier (ResolveSubGroups.cpp leaves them only where a
+//    work-group has several sub-groups): the regions run each step for the
+//    whole group, so they could only make it a work-group barrier, which
+//    is wrong under a condition that differs between sub-groups;
 //  - more tail duplication than MaxCopyGrowth times the function: each
 //    region copies every block it reaches before the next barrier, so k
 //    conditional barriers in sequence copy O(k * blocks) blocks, twice (the
@@ -19,13 +23,15 @@
 //    work-item.
 //
 // WorkGroupFibers.cpp takes what is declined here. The limits depend only
-// on the kernel, never on the local size, so CL_KERNEL_PRIVATE_MEM_SIZE and
+// on the kernel, never on the local size (but for sub-group barriers, which
+// the fallback method's figures do not depend on), so CL_KERNEL_PRIVATE_MEM_SIZE and
 // CL_KERNEL_WORK_GROUP_SIZE (measured at build time for one local size) hold
 // for every local size.
 //
 //===----------------------------------------------------------------------===//
 #include "WorkGroup/RegionMethodLimits.h"
 #include "WorkGroup/BarrierUtils.h"
+#include "WorkGroup/ResolveSubGroups.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -79,9 +85,13 @@ std::string whyRegionMethodDeclines(Function &WI) {
       }
       if (isa<IndirectBrInst>(I) || isa<CallBrInst>(I))
         return "an indirect branch";
-      if (auto *CB = dyn_cast<CallBase>(&I))
+      if (auto *CB = dyn_cast<CallBase>(&I)) {
         if (CB->hasFnAttr(Attribute::ReturnsTwice))
           return "a call that returns twice";
+        if (Function *Callee = CB->getCalledFunction();
+            Callee && Callee->getName() == SubGroupBarrierName)
+          return "a sub-group barrier in a work-group of several sub-groups";
+      }
     }
   size_t Blocks = WI.size(), Copies = regionCopies(WI);
   if (Copies > SmallFunction && Copies > MaxCopyGrowth * Blocks)

@@ -13,6 +13,10 @@
 //         ctx, K.fiber, frame, stack size)     (inlined; each barrier a
 //                                               __weft_fiber_barrier(ctx))
 //
+// A sub-group barrier (left by ResolveSubGroups.cpp where a group has
+// several sub-groups) becomes __weft_fiber_sub_group_barrier(ctx), a switch
+// among the work-items of the caller's sub-group only.
+//
 // Why fibers rather than a compiler-side continuation method (each barrier a
 // resume point, live values saved per work-item): continuations need the
 // same analyses the region method has (what is live across which barrier,
@@ -40,6 +44,7 @@
 #include "WorkGroup/KernelUtils.h"
 #include "WorkGroup/ParallelLoops.h"
 #include "WorkGroup/ParallelRegions.h"
+#include "WorkGroup/ResolveSubGroups.h"
 
 #include "weft/debug.h"
 
@@ -97,24 +102,47 @@ bool isImplicitBarrier(CallInst &I) {
   return true;
 }
 
-/// Barriers become switches to the next work-item.
+bool isSubGroupBarrierCall(const Instruction &I) {
+  if (auto *CB = dyn_cast<CallBase>(&I))
+    if (const Function *F = CB->getCalledFunction())
+      return F->getName() == SubGroupBarrierName;
+  return false;
+}
+
+/// Barriers become switches to the next work-item, of the group or of the
+/// sub-group.
 void lowerBarriers(Function &WI, Value *Ctx) {
   Module &M = *WI.getParent();
   LLVMContext &C = M.getContext();
-  FunctionCallee Switch = M.getOrInsertFunction(
-      FiberBarrierSymbol, Type::getVoidTy(C), PointerType::get(C, 0));
-  if (auto *F = dyn_cast<Function>(Switch.getCallee()))
-    F->addFnAttr(Attribute::NoUnwind);
-  SmallVector<CallInst *, 8> Barriers;
+  auto Runtime = [&](const char *Name) {
+    FunctionCallee Callee = M.getOrInsertFunction(Name, Type::getVoidTy(C),
+                                                  PointerType::get(C, 0));
+    if (auto *F = dyn_cast<Function>(Callee.getCallee()))
+      F->addFnAttr(Attribute::NoUnwind);
+    return Callee;
+  };
+  FunctionCallee Switch = Runtime(FiberBarrierSymbol);
+  SmallVector<CallInst *, 8> Barriers, SubGroupBarriers;
   for (BasicBlock &BB : WI)
     for (Instruction &I : BB)
       if (isBarrierCall(I))
         Barriers.push_back(cast<CallInst>(&I));
+      else if (isSubGroupBarrierCall(I))
+        SubGroupBarriers.push_back(cast<CallInst>(&I));
   for (CallInst *B : Barriers) {
     if (!isImplicitBarrier(*B)) {
       CallInst *New = CallInst::Create(Switch, {Ctx}, "", B->getIterator());
       New->setDebugLoc(B->getDebugLoc());
     }
+    B->eraseFromParent();
+  }
+  if (SubGroupBarriers.empty())
+    return;
+  FunctionCallee SubGroupSwitch = Runtime(FiberSubGroupBarrierSymbol);
+  for (CallInst *B : SubGroupBarriers) {
+    CallInst *New =
+        CallInst::Create(SubGroupSwitch, {Ctx}, "", B->getIterator());
+    New->setDebugLoc(B->getDebugLoc());
     B->eraseFromParent();
   }
 }
