@@ -239,6 +239,8 @@ using SpecializationConstants = std::map<uint32_t, std::string>;
 /// Whether the SPIR-V/LLVM translator that SPIR-V programs need can be
 /// found ($WEFT_LLVM_SPIRV, else llvm-spirv-15 on PATH).
 bool spirvTranslatorAvailable();
+/// Where that translator is; empty when it cannot be found.
+std::string spirvTranslatorPath();
 
 /// The GNU build ID of the object that holds the compiler (libweft.so, or a
 /// test binary), or the version and build time without one: the same for

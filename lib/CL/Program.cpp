@@ -254,17 +254,23 @@ cl_int Program::build(const std::vector<Device *> &Devices,
           WEFT_LOG(DebugCompile, "building SPIR-V program %p for %s",
                    static_cast<const void *>(this),
                    D.description().Name.c_str());
-          return std::make_shared<const ProgramBuild>(
+          ProgramText Text{"", IL, Spec};
+          if (auto Kept = findKeptBuild(Text, Options, Target))
+            return Kept;
+          auto Built = std::make_shared<const ProgramBuild>(
               buildProgramFromIL(IL, Spec, Options, Target));
+          keepBuild(Text, Options, Target, *Built);
+          return Built;
         }
         if (!FromBinary) {
           WEFT_LOG(DebugCompile, "building program %p for %s",
                    static_cast<const void *>(this), D.description().Name.c_str());
-          if (auto Kept = findKeptBuild(Source, Options, Target))
+          ProgramText Text{Source, "", {}};
+          if (auto Kept = findKeptBuild(Text, Options, Target))
             return Kept;
           auto Built = std::make_shared<const ProgramBuild>(
               buildProgram(Source, Options, Target));
-          keepBuild(Source, Options, Target, *Built);
+          keepBuild(Text, Options, Target, *Built);
           return Built;
         }
         // An executable binary was checked for the device when loaded; a

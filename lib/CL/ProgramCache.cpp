@@ -36,12 +36,29 @@ constexpr size_t MaxIncludedBytes = size_t(16) << 20;
 /// What, besides the kernel cache's own key (the compiler's build, LLVM,
 /// the target's CPU, its settings), decides the build: the program's text
 /// and options and what the device lets the front end use.
-std::string keyText(const std::string &Source, const std::string &Options,
+std::string keyText(const ProgramText &Program, const std::string &Options,
                     const TargetDesc &Target) {
   ByteWriter W;
   W.str("weft-program-cache");
   W.u32(EntryVersion);
-  W.str(Source);
+  W.str(Program.Source);
+  W.str(Program.IL);
+  if (!Program.IL.empty()) {
+    // The translator is a program of its own, outside the compiler's
+    // identity: another one (or another version) is another compiler.
+    std::string Translator = spirvTranslatorPath();
+    struct stat St = {};
+    stat(Translator.c_str(), &St);
+    W.str(Translator);
+    W.u64(static_cast<uint64_t>(St.st_size));
+    W.u64(static_cast<uint64_t>(St.st_mtim.tv_sec) * 1000000000ull +
+          static_cast<uint64_t>(St.st_mtim.tv_nsec));
+  }
+  W.u32(static_cast<uint32_t>(Program.Spec.size()));
+  for (const auto &[Id, Value] : Program.Spec) {
+    W.u32(Id);
+    W.str(Value);
+  }
   W.str(Options);
   W.u32(Target.OpenCLVersion);
   W.u64(Target.MaxGlobalVariableSize);
@@ -112,15 +129,18 @@ bool filesUnchanged(ByteReader &R, std::string &Why) {
 
 } // namespace
 
-std::shared_ptr<const ProgramBuild> findKeptBuild(const std::string &Source,
+std::shared_ptr<const ProgramBuild> findKeptBuild(const ProgramText &Program,
                                                   const std::string &Options,
                                                   const TargetDesc &Target) {
-  // Whoever asks for the IR wants it produced, not restored.
+  // Whoever asks for the IR wants it produced, not restored; a SPIR-V
+  // program without its translator fails as it would without the cache.
   if (const char *Dump = getenv("WEFT_DUMP_IR"); Dump && *Dump)
+    return nullptr;
+  if (!Program.IL.empty() && !spirvTranslatorAvailable())
     return nullptr;
   auto Start = std::chrono::steady_clock::now();
   std::string Bytes;
-  if (!readProgramCacheEntry(keyText(Source, Options, Target), Target, Bytes))
+  if (!readProgramCacheEntry(keyText(Program, Options, Target), Target, Bytes))
     return nullptr;
   ByteReader R(reinterpret_cast<const unsigned char *>(Bytes.data()),
                Bytes.size());
@@ -152,7 +172,7 @@ std::shared_ptr<const ProgramBuild> findKeptBuild(const std::string &Source,
   return Build;
 }
 
-void keepBuild(const std::string &Source, const std::string &Options,
+void keepBuild(const ProgramText &Program, const std::string &Options,
                const TargetDesc &Target, const ProgramBuild &Build) {
   if (Build.Result != ProgramBuild::Status::Success ||
       Build.Kind != BinaryKind::Executable || !Build.Dependencies.Checkable)
@@ -174,7 +194,7 @@ void keepBuild(const std::string &Source, const std::string &Options,
   }
   W.str(Build.Log);
   W.str(serializeProgramBinary(Build, Options, Target));
-  writeProgramCacheEntry(keyText(Source, Options, Target), Target, W.Out);
+  writeProgramCacheEntry(keyText(Program, Options, Target), Target, W.Out);
 }
 
 } // namespace weft

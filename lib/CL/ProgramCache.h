@@ -6,7 +6,8 @@
 // the kernel cache already keeps the code. The program cache keeps the
 // build itself, in the kernel cache's directory, under a key of the
 // source, the options and the device's compiler, so a later
-// clBuildProgram of the same program reads it instead.
+// clBuildProgram of the same program reads it instead. SPIR-V programs
+// too: their translator runs as a process of its own.
 //
 // It must never serve a build that the source would no longer produce. All
 // the program's text is in the key except what the preprocessor found
@@ -26,15 +27,24 @@
 
 namespace weft {
 
-/// The build of Source with Options for Target that an earlier
+/// What a program is built from, as the program cache tells programs
+/// apart: OpenCL C source, or a SPIR-V module with the values of its
+/// specialization constants.
+struct ProgramText {
+  std::string Source;
+  std::string IL;
+  SpecializationConstants Spec;
+};
+
+/// The build of Program with Options for Target that an earlier
 /// clBuildProgram kept, when its files are unchanged; null otherwise (and
 /// always when the kernel cache is off or WEFT_DUMP_IR asks for the IR).
-std::shared_ptr<const ProgramBuild> findKeptBuild(const std::string &Source,
+std::shared_ptr<const ProgramBuild> findKeptBuild(const ProgramText &Program,
                                                   const std::string &Options,
                                                   const TargetDesc &Target);
 
-/// Keeps a successful Build of Source with Options for findKeptBuild.
-void keepBuild(const std::string &Source, const std::string &Options,
+/// Keeps a successful Build of Program with Options for findKeptBuild.
+void keepBuild(const ProgramText &Program, const std::string &Options,
                const TargetDesc &Target, const ProgramBuild &Build);
 
 } // namespace weft

@@ -351,10 +351,12 @@ void useCCallingConvention(Module &M) {
 
 } // namespace
 
-bool spirvTranslatorAvailable() {
+bool spirvTranslatorAvailable() { return !spirvTranslatorPath().empty(); }
+
+std::string spirvTranslatorPath() {
   std::string Name = translatorName();
   if (Name.find('/') != std::string::npos)
-    return access(Name.c_str(), X_OK) == 0;
+    return access(Name.c_str(), X_OK) == 0 ? Name : std::string();
   const char *Path = getenv("PATH");
   std::string Dirs = Path ? Path : "/usr/bin:/bin";
   for (size_t Start = 0; Start <= Dirs.size();) {
@@ -362,11 +364,12 @@ bool spirvTranslatorAvailable() {
     if (End == std::string::npos)
       End = Dirs.size();
     std::string Dir = Dirs.substr(Start, End - Start);
-    if (access(((Dir.empty() ? "." : Dir) + "/" + Name).c_str(), X_OK) == 0)
-      return true;
+    std::string Candidate = (Dir.empty() ? "." : Dir) + "/" + Name;
+    if (access(Candidate.c_str(), X_OK) == 0)
+      return Candidate;
     Start = End + 1;
   }
-  return false;
+  return std::string();
 }
 
 bool isSpirv(const void *Data, size_t Size) {
