@@ -20,7 +20,10 @@ constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'B', 'I', 'N', '\0'};
 /// Bump when the layout or a field's meaning changes: older binaries are
 /// then refused. 5: StaticLocalMemSize counts alignment padding. 6: the
 /// program's variables in the global address space. 7: compiled kernels.
-constexpr uint32_t FormatVersion = 7;
+/// 8: sub-groups of 128 work-items (lib/kernel/subgroups.cl); an older
+/// binary's library code makes each work-group one sub-group, which the
+/// runtime's sub-group queries no longer describe.
+constexpr uint32_t FormatVersion = 8;
 constexpr size_t HeaderSize = sizeof(Magic) + 4 + 8 + 8;
 
 uint64_t fnv1a(const unsigned char *Data, size_t Size) {

@@ -43,6 +43,7 @@
 #include "StaticMultiIssue/StaticMultiIssuePipeline.h"
 #include "RuntimeSymbols.h"
 #include "WeftPasses.h"
+#include "WorkGroup/ResolveSubGroups.h"
 #include "CpuSimd/RevectorizeWorkItemLoops.h"
 #include "CpuSimd/WidenWorkItemLoops.h"
 
@@ -734,26 +735,19 @@ static std::unique_ptr<Module> copyForKernel(const Module &M,
   return Copy;
 }
 
-static void measureKernelMemory(const Module &M, KernelDesc &K) {
-  // The passes are cheap next to O3; measuring on their output counts
-  // exactly what the launcher will hold, after SROA and region formation.
-  // Context arrays grow with the work-group, everything else does not, so
-  // the arena's size for a reference group gives the share per work-item
-  // (rounded up: each array is aligned).
-  constexpr uint64_t Reference = 64;
-  bool HasReqd = K.ReqdWorkGroupSize[0] != 0;
-  std::array<uint64_t, 3> LocalSize = {Reference, 1, 1};
-  if (HasReqd)
-    LocalSize = {K.ReqdWorkGroupSize[0], K.ReqdWorkGroupSize[1],
-                 K.ReqdWorkGroupSize[2]};
+/// Private memory per work-item and the largest work-group the arena budget
+/// allows, for K's work-group function compiled for LocalSize; false when
+/// there is nothing to measure.
+static bool measureAt(const Module &M, const KernelDesc &K,
+                      std::array<uint64_t, 3> LocalSize, size_t &PrivateMem,
+                      size_t &MaxWorkGroupSize) {
   uint64_t WorkItems = LocalSize[0] * LocalSize[1] * LocalSize[2];
-
   WeftPassOptions Opts;
   Opts.Kernel = K.Name;
   Opts.LocalSize = LocalSize;
   Opts.Method = workGroupMethodFromEnvironment();
-  // The same choice of method as compileWorkGroupFunction makes, so the
-  // queries describe the code that will run.
+  // The same choice of method as the compile of a work-group function
+  // makes, so the queries describe the code that will run.
   std::unique_ptr<Module> Copy;
   for (;;) {
     Copy = copyForKernel(M, K.Name);
@@ -779,7 +773,7 @@ static void measureKernelMemory(const Module &M, KernelDesc &K) {
     if (Opts.Method != WorkGroupMethod::Auto) {
       WEFT_LOG(DebugCompile, "kernel '%s': nothing to measure: %s",
                K.Name.c_str(), Error.c_str());
-      return;
+      return false;
     }
     Opts.Method = WorkGroupMethod::Fallback;
     Opts.FallbackReason = "the region method failed: " + Error;
@@ -789,15 +783,54 @@ static void measureKernelMemory(const Module &M, KernelDesc &K) {
   if (Attribute A = L->getFnAttribute(PrivateArenaAttr); A.isValid())
     A.getValueAsString().getAsInteger(10, Arena);
   uint64_t ArenaPerItem = (Arena + WorkItems - 1) / WorkItems;
-  K.PrivateMemSize = privateMemory(*L) + ArenaPerItem;
-  K.MaxWorkGroupSize =
+  PrivateMem = privateMemory(*L) + ArenaPerItem;
+  MaxWorkGroupSize =
       ArenaPerItem ? std::max<uint64_t>(1, PrivateArenaBudget / ArenaPerItem)
                    : 0;
   WEFT_LOG(DebugCompile,
-           "kernel '%s': %zu bytes of private memory per work-item (%llu in "
-           "context arrays), work-group size limit %s",
-           K.Name.c_str(), K.PrivateMemSize, (unsigned long long)ArenaPerItem,
-           limitText(K).c_str());
+           "kernel '%s', local size %llux%llux%llu: %zu bytes of private "
+           "memory per work-item (%llu in the private arena)",
+           K.Name.c_str(), (unsigned long long)LocalSize[0],
+           (unsigned long long)LocalSize[1], (unsigned long long)LocalSize[2],
+           PrivateMem, (unsigned long long)ArenaPerItem);
+  return true;
+}
+
+static void measureKernelMemory(const Module &M, KernelDesc &K) {
+  // The passes are cheap next to O3; measuring on their output counts
+  // exactly what the launcher will hold, after SROA and region formation.
+  // Context arrays grow with the work-group, everything else does not, so
+  // the arena's size for a reference group gives the share per work-item
+  // (rounded up: each array is aligned).
+  constexpr uint64_t Reference = 64;
+  bool HasReqd = K.ReqdWorkGroupSize[0] != 0;
+  std::array<uint64_t, 3> LocalSize = {Reference, 1, 1};
+  if (HasReqd)
+    LocalSize = {K.ReqdWorkGroupSize[0], K.ReqdWorkGroupSize[1],
+                 K.ReqdWorkGroupSize[2]};
+  if (!measureAt(M, K, LocalSize, K.PrivateMemSize, K.MaxWorkGroupSize))
+    return;
+  // A kernel that synchronizes its sub-groups runs as fibers in groups of
+  // several sub-groups (lib/kernel/subgroups.cl), each work-item on a stack
+  // of its own: its figures are those of such a group too, whichever are
+  // worse.
+  auto Synchronizes = [&](const Module &Of) {
+    const Function *F = Of.getFunction(SubGroupBarrierName);
+    return F && !F->use_empty();
+  };
+  if (!HasReqd && Synchronizes(M) && Synchronizes(*copyForKernel(M, K.Name))) {
+    size_t PrivateMem = 0, MaxWorkGroupSize = 0;
+    if (measureAt(M, K, {2 * SubGroupSize, 1, 1}, PrivateMem,
+                  MaxWorkGroupSize)) {
+      K.PrivateMemSize = std::max(K.PrivateMemSize, PrivateMem);
+      if (MaxWorkGroupSize)
+        K.MaxWorkGroupSize =
+            K.MaxWorkGroupSize ? std::min(K.MaxWorkGroupSize, MaxWorkGroupSize)
+                               : MaxWorkGroupSize;
+    }
+  }
+  WEFT_LOG(DebugCompile, "kernel '%s': work-group size limit %s",
+           K.Name.c_str(), limitText(K).c_str());
 }
 
 WorkGroupFunction

@@ -23,10 +23,11 @@
 //    work-item.
 //
 // WorkGroupFibers.cpp takes what is declined here. The limits depend only
-// on the kernel, never on the local size (but for sub-group barriers, which
-// the fallback method's figures do not depend on), so CL_KERNEL_PRIVATE_MEM_SIZE and
+// on the kernel, never on the local size, so CL_KERNEL_PRIVATE_MEM_SIZE and
 // CL_KERNEL_WORK_GROUP_SIZE (measured at build time for one local size) hold
-// for every local size.
+// for every local size; sub-group barriers, which exist only above 128
+// work-items, are the exception, and a kernel that has them is measured
+// at a local size of several sub-groups too (WorkGroupCompiler.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "WorkGroup/RegionMethodLimits.h"
