@@ -23,6 +23,7 @@
 
 #include <CL/cl.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -367,6 +368,14 @@ struct KernelCode {
   size_t LocalSize[3] = {1, 1, 1};
   std::string Code;
 };
+
+/// A program binary's seal: a digest of its payload keyed by this build of
+/// the compiler (compilerIdentity). Its checksum only catches accidents (a
+/// tool that rewrites a binary recomputes it); the seal says that this
+/// very build wrote these bytes, so the binary is as sound as when it was
+/// made and need not be read whole again (checkProgramBinary).
+using BinarySeal = std::array<uint8_t, 32>;
+BinarySeal sealOfBinary(const unsigned char *Payload, size_t Size);
 
 /// Reads everything a program binary for Target carries, at
 /// clCreateProgramWithBinary: the whole bitcode (parsed and verified), the

@@ -580,11 +580,15 @@ CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(
       Program::LoadedBinary B;
       std::vector<KernelCode> Code;
       const TargetDesc &Target = Devices[I]->description().Target;
+      bool Sealed = false;
       B.Build = deserializeProgramBinary(Binaries[I], Lengths[I], Target,
-                                         B.Options, Why, &Code);
+                                         B.Options, Why, &Code, &Sealed);
       // The bitcode and compiled kernels inside are read whole now: damage
-      // must be refused here, not met at the first kernel's compile.
-      if (B.Build && !checkProgramBinary(*B.Build, Code, Target, Why))
+      // must be refused here, not met at the first kernel's compile. What
+      // this build wrote and sealed is as sound as when it was written.
+      if (B.Build && Sealed)
+        WEFT_LOG(DebugCompile, "program binary: sealed by this build");
+      else if (B.Build && !checkProgramBinary(*B.Build, Code, Target, Why))
         B.Build = nullptr;
       for (const KernelCode &C : B.Build ? Code : std::vector<KernelCode>())
         Devices[I]->driver().adoptKernelCode(B.Build->Bitcode, C.Kernel,

@@ -22,8 +22,8 @@ constexpr char Magic[8] = {'W', 'E', 'F', 'T', 'B', 'I', 'N', '\0'};
 /// program's variables in the global address space. 7: compiled kernels.
 /// 8: sub-groups of 128 work-items (lib/kernel/subgroups.cl); an older
 /// binary's library code makes each work-group one sub-group, which the
-/// runtime's sub-group queries no longer describe.
-constexpr uint32_t FormatVersion = 8;
+/// runtime's sub-group queries no longer describe. 9: the seal.
+constexpr uint32_t FormatVersion = 9;
 constexpr size_t HeaderSize = sizeof(Magic) + 4 + 8 + 8;
 
 uint64_t fnv1a(const unsigned char *Data, size_t Size) {
@@ -130,6 +130,9 @@ std::string serializeProgramBinary(const ProgramBuild &Build,
       P.u64(V);
     P.str(C.Code);
   }
+  BinarySeal Seal = sealOfBinary(
+      reinterpret_cast<const unsigned char *>(P.Out.data()), P.Out.size());
+  P.raw(Seal.data(), Seal.size());
 
   ByteWriter Header;
   Header.raw(Magic, sizeof(Magic));
@@ -143,7 +146,8 @@ std::string serializeProgramBinary(const ProgramBuild &Build,
 std::shared_ptr<const ProgramBuild>
 deserializeProgramBinary(const unsigned char *Data, size_t Size,
                          const TargetDesc &Target, std::string &Options,
-                         std::string &Why, std::vector<KernelCode> *Code) {
+                         std::string &Why, std::vector<KernelCode> *Code,
+                         bool *Sealed) {
   auto Fail = [&](const char *Reason) {
     Why = Reason;
     return nullptr;
@@ -241,6 +245,9 @@ deserializeProgramBinary(const unsigned char *Data, size_t Size,
       return Fail("the table of compiled kernels is cut short");
     Loaded.push_back(std::move(C));
   }
+  BinarySeal Seal;
+  if (!R.raw(Seal.data(), Seal.size()))
+    return Fail("the seal is cut short");
   if (!R.atEnd())
     return Fail("binary is followed by garbage");
   // LLVM's bitcode magic: 'B' 'C' 0xC0DE.
@@ -250,6 +257,8 @@ deserializeProgramBinary(const unsigned char *Data, size_t Size,
   Build->Result = ProgramBuild::Status::Success;
   if (Code)
     *Code = std::move(Loaded);
+  if (Sealed)
+    *Sealed = sealOfBinary(Payload, PayloadSize - Seal.size()) == Seal;
   return Build;
 }
 

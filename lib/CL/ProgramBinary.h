@@ -37,12 +37,12 @@ std::string serializeProgramBinary(const ProgramBuild &Build,
                                    const std::vector<KernelCode> &Code = {});
 
 /// Reads a binary for a device targeting Target. On failure returns null
-/// and says why in Why. The compiled kernels it carries go to Code.
-std::shared_ptr<const ProgramBuild>
-deserializeProgramBinary(const unsigned char *Data, size_t Size,
-                         const TargetDesc &Target, std::string &Options,
-                         std::string &Why,
-                         std::vector<KernelCode> *Code = nullptr);
+/// and says why in Why. The compiled kernels it carries go to Code;
+/// Sealed says whether this build of Weft wrote it (sealOfBinary).
+std::shared_ptr<const ProgramBuild> deserializeProgramBinary(
+    const unsigned char *Data, size_t Size, const TargetDesc &Target,
+    std::string &Options, std::string &Why,
+    std::vector<KernelCode> *Code = nullptr, bool *Sealed = nullptr);
 
 } // namespace weft
 

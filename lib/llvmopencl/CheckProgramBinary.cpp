@@ -14,18 +14,20 @@
 //      and hold an object file with its launcher symbol.
 //
 // The outer checksum only catches accidents: a tool that rewrites a binary
-// recomputes it. LLVM's bitcode reader is not written for damaged input:
-// found by flipping single bits in a saxpy binary, 76 of 114 crashing
-// flips fault inside MetadataLoader::parseMetadata/parseMetadataAttachment,
-// 26 abort in report_bad_alloc_error (an attribute group index read as
-// billions), one in StructType::getTypeAtIndex. No check of ours before the
-// reader can rule those out, so the check runs in a child process (fork):
-// the child reads the bytes and writes its verdict to a pipe; a child that
-// dies, or takes longer than ReadTimeoutSeconds, refuses the binary and the
-// application's process goes on. LLVM reads the same bytes the same way
-// every time, so once the child has read them the compiles that follow in
-// this process read them safely too. Without fork (a sandbox, no process
-// left) the check runs here, its errors still checked.
+// recomputes it. A binary this very build wrote carries a seal
+// (sealOfBinary: a digest keyed by the build) and is not read again. LLVM's
+// bitcode reader is not written for damaged input: found by flipping single
+// bits in a saxpy binary, 76 of 114 crashing flips fault inside
+// MetadataLoader::parseMetadata/parseMetadataAttachment, 26 abort in
+// report_bad_alloc_error (an attribute group index read as billions), one in
+// StructType::getTypeAtIndex. No check of ours before the reader can rule those
+// out, so the check runs in a child process (fork): the child reads the bytes
+// and writes its verdict to a pipe; a child that dies, or takes longer than
+// ReadTimeoutSeconds, refuses the binary and the application's process goes on.
+// LLVM reads the same bytes the same way every time, so once the child has read
+// them the compiles that follow in this process read them safely too. Without
+// fork (a sandbox, no process left) the check runs here, its errors still
+// checked.
 //
 //===----------------------------------------------------------------------===//
 #include "CompilerInternals.h"
@@ -41,6 +43,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cerrno>
@@ -355,6 +358,18 @@ bool checkInChildProcess(const ProgramBuild &Build,
 }
 
 } // namespace
+
+BinarySeal sealOfBinary(const unsigned char *Payload, size_t Size) {
+  static const std::string Identity = compilerIdentity();
+  llvm::SHA256 Hash;
+  uint64_t IdentitySize = Identity.size();
+  Hash.update(llvm::ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(&IdentitySize), sizeof(IdentitySize)));
+  Hash.update(Identity);
+  Hash.update("weft-program-binary-seal");
+  Hash.update(llvm::ArrayRef<uint8_t>(Payload, Size));
+  return Hash.final();
+}
 
 bool checkProgramBinary(const ProgramBuild &Build,
                         const std::vector<KernelCode> &Code,

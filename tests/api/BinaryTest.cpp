@@ -15,7 +15,7 @@ namespace {
 
 /// The parts of a Weft program binary (lib/CL/ProgramBinary.h) that the
 /// tests below damage, found by walking the format's fields, and the means
-/// to seal damaged bytes again under a header whose size and FNV-1a
+/// to put damaged bytes again under a header whose size and FNV-1a
 /// checksum match, as a tool that rewrites binaries would.
 struct WeftBinaryLayout {
   static constexpr size_t HeaderSize = 28;
@@ -106,7 +106,7 @@ struct WeftBinaryLayout {
     Out.insert(Out.end(), Bitcode.begin(), Bitcode.end());
     Out.insert(Out.end(), Bytes.begin() + BitcodeField + 8 + BitcodeSize,
                Bytes.end());
-    return seal(Out);
+    return withChecksum(Out);
   }
 
   std::vector<unsigned char>
@@ -117,7 +117,8 @@ struct WeftBinaryLayout {
   }
 
   /// Bytes under a header whose payload size and checksum match.
-  static std::vector<unsigned char> seal(std::vector<unsigned char> Bytes) {
+  static std::vector<unsigned char>
+  withChecksum(std::vector<unsigned char> Bytes) {
     uint64_t Size = Bytes.size() - HeaderSize;
     uint64_t Hash = 0xcbf29ce484222325ull;
     for (size_t I = HeaderSize; I < Bytes.size(); ++I) {
@@ -501,7 +502,7 @@ TEST_P(Binaries, DamagedCompiledKernelFallsBackToTheBitcode) {
                     C.CodeAt + C.CodeSize - 1}) {
     std::vector<unsigned char> Bad = WithCode;
     Bad[At] ^= 0x5a;
-    ProgramRef P(fromBinary(WeftBinaryLayout::seal(Bad), Err, Status));
+    ProgramRef P(fromBinary(WeftBinaryLayout::withChecksum(Bad), Err, Status));
     ASSERT_CL_OK(Err) << "byte " << At;
     ASSERT_CL_OK(clBuildProgram(P, 1, &Device, "", nullptr, nullptr));
     checkSaxpy(P);
@@ -510,7 +511,8 @@ TEST_P(Binaries, DamagedCompiledKernelFallsBackToTheBitcode) {
   std::vector<unsigned char> Renamed = WithCode;
   ASSERT_EQ(memcmp(&Renamed[C.NameField + 8], "saxpy", 5), 0);
   Renamed[C.NameField + 8] = 'z';
-  cl_program P = fromBinary(WeftBinaryLayout::seal(Renamed), Err, Status);
+  cl_program P =
+      fromBinary(WeftBinaryLayout::withChecksum(Renamed), Err, Status);
   EXPECT_EQ(P, nullptr);
   EXPECT_CL(CL_INVALID_BINARY, Err);
   EXPECT_CL(CL_INVALID_BINARY, Status);

@@ -440,6 +440,51 @@ kernel void fill(global int *Out) { Out[get_global_id(0)] = VALUE + EXTRA; }
   EXPECT_EQ(run(Env, J), 0) << "__has_include of a file that now exists";
 }
 
+// A binary this build wrote is sealed (a digest keyed by the build) and
+// loads without being read whole again; one whose bytes changed under a
+// recomputed checksum, as a tool that rewrites binaries leaves it, is read
+// whole before it is accepted.
+TEST(CacheProcesses, SealedBinaryIsNotReadAgain) {
+  TempDir Temp;
+  const std::string &Dir = Temp.Path;
+  ASSERT_FALSE(Dir.empty());
+  std::vector<std::string> NoCache = {"WEFT_KERNEL_CACHE=0",
+                                      "WEFT_DEBUG=compile"};
+  std::string Binary = Dir + "/program.bin";
+  Job Make{freshSource(SquarePlusOne), "", squarePlusOne, 64};
+  Make.BinaryOut = Binary;
+  ASSERT_EQ(run(NoCache, Make), 0);
+
+  Job Reload{"", "", squarePlusOne, 64};
+  Reload.BinaryIn = Binary;
+  std::string Log = Dir + "/reload.txt";
+  EXPECT_EQ(run(NoCache, Reload, Log), 0);
+  EXPECT_EQ(countLines(Log, "sealed by this build"), 1);
+  EXPECT_EQ(countLines(Log, "bytes of bitcode"), 0)
+      << "a binary this build wrote was read whole again";
+
+  // The seal is the payload's last 32 bytes; the header is magic, format
+  // version, payload size and the payload's FNV-1a checksum (28 bytes).
+  std::string Bytes;
+  {
+    std::ifstream In(Binary, std::ios::binary);
+    Bytes.assign((std::istreambuf_iterator<char>(In)), {});
+  }
+  ASSERT_GT(Bytes.size(), 100u);
+  Bytes[Bytes.size() - 5] ^= 0x21;
+  uint64_t Hash = 0xcbf29ce484222325ull;
+  for (size_t I = 28; I < Bytes.size(); ++I) {
+    Hash ^= static_cast<unsigned char>(Bytes[I]);
+    Hash *= 0x100000001b3ull;
+  }
+  memcpy(&Bytes[20], &Hash, 8);
+  std::ofstream(Binary, std::ios::binary | std::ios::trunc) << Bytes;
+  EXPECT_EQ(run(NoCache, Reload, Log), 0);
+  EXPECT_EQ(countLines(Log, "sealed by this build"), 0);
+  EXPECT_EQ(countLines(Log, "bytes of bitcode"), 1)
+      << "a binary without this build's seal was not read whole";
+}
+
 // A program binary carries the kernels compiled so far: reloaded in a
 // process with no kernel cache, it runs them without compiling, and
 // compiles only for a local size it does not carry. Corrupted native code
