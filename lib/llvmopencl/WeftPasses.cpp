@@ -29,6 +29,7 @@
 #include "CpuSimd/VectorMathVariants.h"
 #include "CpuSimd/VersionGathers.h"
 #include "CpuSimd/VersionGroupGuards.h"
+#include "WorkGroup/WidenSubGroupBarriers.h"
 #include "WorkGroup/WorkGroupFibers.h"
 #include "CpuSimd/RevectorizeWorkItemLoops.h"
 #include "CpuSimd/WidenWorkItemLoops.h"
@@ -62,6 +63,8 @@ void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
   if (Opts.CheckAccesses)
     MPM.addPass(CheckMemoryAccessesPass(Opts.Kernel));
   MPM.addPass(ResolveWorkItemFunctionsPass(Opts.Kernel));
+  // Needs the work-item function; before anything that looks at barriers.
+  MPM.addPass(WidenSubGroupBarriersPass(Opts.Kernel));
   MPM.addPass(LowerPrintfPass(Opts.Kernel));
   MPM.addPass(PromotePrivateArraysPass(Opts.Kernel));
   // Before the horizontal loops: the copy for whole groups has uniform
@@ -231,6 +234,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-resolve-workitem-functions") {
           MPM.addPass(ResolveWorkItemFunctionsPass(Opts.Kernel));
+          return true;
+        }
+        if (Name == "weft-widen-sub-group-barriers") {
+          MPM.addPass(WidenSubGroupBarriersPass(Opts.Kernel));
           return true;
         }
         if (Name == "weft-lower-printf") {

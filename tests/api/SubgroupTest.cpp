@@ -675,13 +675,16 @@ TEST_P(Subgroups, KernelQueries) {
 // sub-group: each sub-group here takes its own path to its own
 // collectives and barriers, and a work-group barrier and collective sit
 // between them. Under a work-group barrier in place of the sub-group ones
-// the groups would wait for work-items that never come.
+// the groups would wait for work-items that never come. The first
+// collective, which the whole group reaches, may have one (the compiler
+// widens it, WidenSubGroupBarriers.cpp); the kernel has both kinds.
 const char *DivergentSource = R"CLC(
 kernel void divergent(global const int *In, global int *Out, local int *Tmp) {
   size_t G = get_global_id(0);
   uint Id = get_sub_group_id(), L = get_sub_group_local_id();
   uint N = get_sub_group_size();
   int X = In[G];
+  int U = sub_group_reduce_min(X);
   int A = -1, B = -1;
   if (Id == 0) {
     A = sub_group_reduce_add(X);
@@ -700,10 +703,11 @@ kernel void divergent(global const int *In, global int *Out, local int *Tmp) {
   int C = -1;
   if (Id == get_num_sub_groups() - 1)
     C = sub_group_scan_inclusive_add(X + W);
-  Out[4 * G] = A;
-  Out[4 * G + 1] = B;
-  Out[4 * G + 2] = W;
-  Out[4 * G + 3] = C;
+  Out[5 * G] = A;
+  Out[5 * G + 1] = B;
+  Out[5 * G + 2] = W;
+  Out[5 * G + 3] = C;
+  Out[5 * G + 4] = U;
 }
 )CLC";
 
@@ -718,7 +722,7 @@ TEST_P(Subgroups, SubGroupDependentControlFlow) {
     SCOPED_TRACE(testing::Message() << S);
     size_t Total = S.Global[0];
     std::vector<uint32_t> Random = pseudoRandomWords(Total, 41);
-    std::vector<cl_int> In(Total), Out(4 * Total, -9);
+    std::vector<cl_int> In(Total), Out(5 * Total, -9);
     for (size_t I = 0; I < Total; ++I)
       In[I] = cl_int(Random[I] % 21);
     MemRef InBuf(makeBufferFrom(In, CL_MEM_READ_ONLY));
@@ -736,9 +740,10 @@ TEST_P(Subgroups, SubGroupDependentControlFlow) {
       for (size_t Id = 0; Id < SubGroups.size(); ++Id) {
         const std::vector<size_t> &Items = SubGroups[Id];
         size_t N = Items.size();
-        int Sum = 0, Any = 0, All = 1, Max = INT_MIN, Scan = 0;
+        int Sum = 0, Any = 0, All = 1, Max = INT_MIN, Scan = 0, Min = INT_MAX;
         for (size_t G : Items) {
           Sum += In[G];
+          Min = std::min(Min, In[G]);
           Any |= In[G] == 7;
           All &= In[G] >= 0;
         }
@@ -746,7 +751,8 @@ TEST_P(Subgroups, SubGroupDependentControlFlow) {
           SCOPED_TRACE(testing::Message()
                        << "sub-group " << Id << " of " << SubGroups.size()
                        << ", local id " << L);
-          const cl_int *O = &Out[4 * Items[L]];
+          const cl_int *O = &Out[5 * Items[L]];
+          ASSERT_EQ(O[4], Min) << "reduce_min, reached by the whole group";
           if (Id == 0) {
             ASSERT_EQ(O[0], Sum) << "reduce_add";
             ASSERT_EQ(O[1], -1);
