@@ -129,6 +129,37 @@ bool filesUnchanged(ByteReader &R, std::string &Why) {
 
 } // namespace
 
+std::shared_ptr<ProgramBuild> decodeKeptBuild(const std::string &Bytes,
+                                              const TargetDesc &Target,
+                                              std::string &Why) {
+  ByteReader R(reinterpret_cast<const unsigned char *>(Bytes.data()),
+               Bytes.size());
+  std::string Log, Binary, BinaryOptions;
+  uint32_t Version;
+  if (!R.u32(Version) || Version != EntryVersion) {
+    Why = "another entry version";
+    return nullptr;
+  }
+  if (!filesUnchanged(R, Why))
+    return nullptr;
+  if (!R.str(Log) || !R.str(Binary) || !R.atEnd()) {
+    Why = "damaged entry";
+    return nullptr;
+  }
+  std::shared_ptr<const ProgramBuild> Kept = deserializeProgramBinary(
+      reinterpret_cast<const unsigned char *>(Binary.data()), Binary.size(),
+      Target, BinaryOptions, Why);
+  if (!Kept)
+    return nullptr;
+  if (Kept->Kind != BinaryKind::Executable) {
+    Why = "not an executable";
+    return nullptr;
+  }
+  auto Build = std::make_shared<ProgramBuild>(*Kept);
+  Build->Log = std::move(Log);
+  return Build;
+}
+
 std::shared_ptr<const ProgramBuild> findKeptBuild(const ProgramText &Program,
                                                   const std::string &Options,
                                                   const TargetDesc &Target) {
@@ -139,31 +170,15 @@ std::shared_ptr<const ProgramBuild> findKeptBuild(const ProgramText &Program,
   if (!Program.IL.empty() && !spirvTranslatorAvailable())
     return nullptr;
   auto Start = std::chrono::steady_clock::now();
-  std::string Bytes;
+  std::string Bytes, Why;
   if (!readProgramCacheEntry(keyText(Program, Options, Target), Target, Bytes))
     return nullptr;
-  ByteReader R(reinterpret_cast<const unsigned char *>(Bytes.data()),
-               Bytes.size());
-  std::string Why, Log, Binary, BinaryOptions;
-  uint32_t Version;
-  if (!R.u32(Version) || Version != EntryVersion) {
-    Why = "another entry version";
-  } else if (filesUnchanged(R, Why)) {
-    if (!R.str(Log) || !R.str(Binary) || !R.atEnd())
-      Why = "damaged entry";
-  }
-  std::shared_ptr<const ProgramBuild> Kept;
-  if (Why.empty())
-    Kept = deserializeProgramBinary(
-        reinterpret_cast<const unsigned char *>(Binary.data()), Binary.size(),
-        Target, BinaryOptions, Why);
-  if (!Kept || Kept->Kind != BinaryKind::Executable) {
+  std::shared_ptr<ProgramBuild> Build = decodeKeptBuild(Bytes, Target, Why);
+  if (!Build) {
     WEFT_LOG(DebugCompile, "program cache: not using the kept build: %s",
              Why.c_str());
     return nullptr;
   }
-  auto Build = std::make_shared<ProgramBuild>(*Kept);
-  Build->Log = std::move(Log);
   WEFT_LOG(
       DebugCompile, "program cache: %zu kernel(s) from the kept build: %.3f s",
       Build->Kernels.size(),

@@ -43,6 +43,12 @@ std::shared_ptr<const ProgramBuild> findKeptBuild(const ProgramText &Program,
                                                   const std::string &Options,
                                                   const TargetDesc &Target);
 
+/// Reads an entry's Bytes, checking the files it lists against the file
+/// system; null with the reason in Why when it does not hold.
+std::shared_ptr<ProgramBuild> decodeKeptBuild(const std::string &Bytes,
+                                              const TargetDesc &Target,
+                                              std::string &Why);
+
 /// Keeps a successful Build of Program with Options for findKeptBuild.
 void keepBuild(const ProgramText &Program, const std::string &Options,
                const TargetDesc &Target, const ProgramBuild &Build);

@@ -1,4 +1,5 @@
-//===- FuzzProgramBinary.cpp - libFuzzer target: program binaries ----------===//
+//===- FuzzProgramBinary.cpp - libFuzzer target: program binaries
+//----------===//
 //
 // Feeds arbitrary bytes to deserializeProgramBinary, the decoder behind
 // clCreateProgramWithBinary. Random bytes almost never carry a valid FNV-1a
@@ -12,10 +13,18 @@
 //
 // Whatever the decoder accepts must serialize back to the very same bytes:
 // every field it reads is one serializeProgramBinary writes, so a difference
-// means it let through something the format cannot express.
+// means it let through something the format cannot express. The exception
+// is the seal, which only this build can write: a binary whose seal does
+// not match must say so (Sealed false), and serializes back with the right
+// seal (and checksum) around the same fields.
+//
+// The same bytes also go to decodeKeptBuild, the program cache's entry
+// reader (lib/CL/ProgramCache.cpp), which must refuse with a reason or
+// return a build.
 //
 //===----------------------------------------------------------------------===//
 #include "ProgramBinary.h"
+#include "ProgramCache.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -68,8 +77,9 @@ TargetDesc targetNamedBy(const unsigned char *Data, size_t Size) {
 void decode(const unsigned char *Data, size_t Size, const TargetDesc &T) {
   std::string Options, Why;
   std::vector<KernelCode> Code;
+  bool Sealed = false;
   std::shared_ptr<const ProgramBuild> Build =
-      deserializeProgramBinary(Data, Size, T, Options, Why, &Code);
+      deserializeProgramBinary(Data, Size, T, Options, Why, &Code, &Sealed);
   if (!Build) {
     if (Why.empty())
       fail("refused without a reason");
@@ -78,14 +88,29 @@ void decode(const unsigned char *Data, size_t Size, const TargetDesc &T) {
   if (Build->Result != ProgramBuild::Status::Success)
     fail("accepted a binary that is not a successful build");
   std::string Again = serializeProgramBinary(*Build, Options, T, Code);
-  if (Again.size() != Size || memcmp(Again.data(), Data, Size) != 0)
+  // Past the header (magic, version, size, checksum: 28 bytes), up to the
+  // seal (the last 32).
+  const size_t Header = 28, Seal = 32;
+  if (Again.size() != Size || Size < Header + Seal ||
+      memcmp(Again.data(), Data, Header - 8) != 0 ||
+      memcmp(Again.data() + Header, Data + Header, Size - Header - Seal) != 0)
     fail("accepted bytes that do not serialize back to themselves");
+  if (Sealed != (memcmp(Again.data(), Data, Size) == 0))
+    fail("a seal that does not match was taken for this build's");
+}
+
+void decodeEntry(const uint8_t *Data, size_t Size, const TargetDesc &T) {
+  std::string Why;
+  std::string Bytes(reinterpret_cast<const char *>(Data), Size);
+  if (!decodeKeptBuild(Bytes, T, Why) && Why.empty())
+    fail("a program cache entry refused without a reason");
 }
 
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   decode(Data, Size, TargetDesc());
+  decodeEntry(Data, Size, targetNamedBy(Data, Size));
 
   // Magic and format version as this build writes them.
   static const std::string Prefix =
