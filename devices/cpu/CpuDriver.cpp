@@ -101,6 +101,9 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
   Desc.Target.Extensions.push_back("cl_khr_expect_assume");
   // lib/kernel/bitops.cl.
   Desc.Target.Extensions.push_back("cl_khr_extended_bit_ops");
+  // lib/kernel/subgroups.cl, on the sub-groups of __opencl_c_subgroups.
+  Desc.Target.Extensions.push_back("cl_khr_subgroup_shuffle");
+  Desc.Target.Extensions.push_back("cl_khr_subgroup_shuffle_relative");
   // lib/kernel/dot.cl: version 2.0 of the extension, whose unpacked char4
   // and uchar4 forms have a feature macro of their own.
   Desc.Target.Extensions.push_back("cl_khr_integer_dot_product");

@@ -263,3 +263,56 @@ DEF_SUB_GROUP(half, fmin, fmax, (half)INFINITY, -(half)INFINITY)
 
 DEF_SG_PREDICATE(all, &=, 1)
 DEF_SG_PREDICATE(any, |=, 0)
+
+// cl_khr_subgroup_shuffle and cl_khr_subgroup_shuffle_relative: each
+// work-item reads the value another work-item of its sub-group wrote to
+// its slot. The second barrier keeps a slot until everyone has read it
+// (the next collective writes its own slot straight away). On one
+// sub-group the barriers are the work-group's, as in the collectives.
+
+static void weft_sg_sync(void) {
+  if (__weft_several_sub_groups())
+    __weft_sub_group_barrier();
+  else
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// An index outside the sub-group is undefined by the extensions: the
+// caller's own value then.
+#define DEF_SG_SHUFFLES(T)                                                     \
+  static T weft_sg_exchange_##T(T X, uint From) {                              \
+    __local ulong *S = __weft_work_group_scratch();                            \
+    const uint L = weft_sg_linear_id();                                        \
+    const uint First = L - get_sub_group_local_id();                           \
+    WEFT_SLOT(T, S, 1 + L) = X;                                                \
+    weft_sg_sync();                                                            \
+    T R = From < get_sub_group_size() ? WEFT_SLOT(T, S, 1 + First + From)      \
+                                      : X;                                     \
+    weft_sg_sync();                                                            \
+    return R;                                                                  \
+  }                                                                            \
+  T WEFT_OVL sub_group_shuffle(T X, uint Index) {                              \
+    return weft_sg_exchange_##T(X, Index);                                     \
+  }                                                                            \
+  T WEFT_OVL sub_group_shuffle_xor(T X, uint Mask) {                           \
+    return weft_sg_exchange_##T(X, get_sub_group_local_id() ^ Mask);           \
+  }                                                                            \
+  T WEFT_OVL sub_group_shuffle_up(T X, uint Delta) {                           \
+    /* Below 0 the difference wraps above any sub-group size. */              \
+    return weft_sg_exchange_##T(X, get_sub_group_local_id() - Delta);         \
+  }                                                                            \
+  T WEFT_OVL sub_group_shuffle_down(T X, uint Delta) {                         \
+    return weft_sg_exchange_##T(X, get_sub_group_local_id() + Delta);         \
+  }
+
+DEF_SG_SHUFFLES(char)
+DEF_SG_SHUFFLES(uchar)
+DEF_SG_SHUFFLES(short)
+DEF_SG_SHUFFLES(ushort)
+DEF_SG_SHUFFLES(int)
+DEF_SG_SHUFFLES(uint)
+DEF_SG_SHUFFLES(long)
+DEF_SG_SHUFFLES(ulong)
+DEF_SG_SHUFFLES(float)
+DEF_SG_SHUFFLES(double)
+DEF_SG_SHUFFLES(half)

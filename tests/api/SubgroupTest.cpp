@@ -23,6 +23,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <type_traits>
 
 using namespace weft_test;
 
@@ -772,6 +773,93 @@ TEST_P(Subgroups, SubGroupDependentControlFlow) {
       }
     }
   }
+}
+
+// cl_khr_subgroup_shuffle and cl_khr_subgroup_shuffle_relative against
+// host references, per sub-group; indices outside the sub-group are
+// undefined and not checked. The odd sub-groups shuffle once more, under a
+// condition the other sub-groups do not take.
+const char *ShuffleSource = R"CLC(
+#ifdef HALF
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#endif
+#ifdef DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+kernel void shuffles(global const T *In, global T *Out) {
+  size_t G = get_global_id(1) * get_global_size(0) + get_global_id(0);
+  uint L = get_sub_group_local_id(), N = get_sub_group_size();
+  T X = In[G];
+  global T *O = Out + 5 * G;
+  O[0] = sub_group_shuffle(X, (L * 7 + 3) % N);
+  O[1] = sub_group_shuffle_xor(X, 5);
+  O[2] = sub_group_shuffle_up(X, 3);
+  O[3] = sub_group_shuffle_down(X, 2);
+  if (get_sub_group_id() % 2 == 1)
+    O[4] = sub_group_shuffle(X, N - 1 - L);
+}
+)CLC";
+
+TEST_P(Subgroups, Shuffles) {
+  for (const char *Ext :
+       {"cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative"})
+    if (!hasExtension(Ext)) {
+      EXPECT_FALSE(testingWeft()) << Ext;
+      GTEST_SKIP() << Ext;
+    }
+  forEachType([&](const auto &Ty) {
+    using Dev = typename std::decay_t<decltype(Ty)>::Dev;
+    KernelRef K(makeKernel(ShuffleSource, "shuffles",
+                           std::string("-cl-std=CL3.0 ") + Ty.Options));
+    ASSERT_NE(K.get(), nullptr);
+    const size_t SubGroup = subGroupSize(K);
+    std::vector<Shape> Shapes = {Shape{1, {64, 1, 1}, {16, 1, 1}},
+                                 Shape{2, {12, 6, 1}, {4, 3, 1}}};
+    if (largestGroup(K) >= 300) {
+      Shapes.push_back(Shape{1, {600, 1, 1}, {200, 1, 1}});
+      Shapes.push_back(Shape{1, {700, 1, 1}, {300, 1, 1}});
+      Shapes.push_back(Shape{2, {40, 25, 1}, {20, 10, 1}});
+    }
+    for (const Shape &S : Shapes) {
+      SCOPED_TRACE(testing::Message() << Ty.Name << " " << S);
+      size_t Total = S.Global[0] * S.Global[1];
+      std::vector<uint32_t> Random = pseudoRandomWords(Total, 17);
+      std::vector<Dev> In(Total), Out(5 * Total);
+      for (size_t I = 0; I < Total; ++I)
+        In[I] = Ty.ToDev(Ty.Value(Random[I]));
+      const Dev Marker = Ty.ToDev(Ty.Value(0x5a5a5a5a));
+      std::fill(Out.begin(), Out.end(), Marker);
+      MemRef InBuf(makeBufferFrom(In, CL_MEM_READ_ONLY));
+      MemRef OutBuf(makeBufferFrom(Out));
+      ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &InBuf));
+      ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &OutBuf));
+      ASSERT_NO_FATAL_FAILURE(enqueue(K, S));
+      ASSERT_CL_OK(readInto(OutBuf, Out));
+      auto same = [&](Dev A, Dev B) { return !memcmp(&A, &B, sizeof(Dev)); };
+      for (const std::vector<size_t> &Group : groupsOf(S)) {
+        std::vector<std::vector<size_t>> SubGroups =
+            subGroupsOf(Group, SubGroup);
+        for (size_t Id = 0; Id < SubGroups.size(); ++Id) {
+          const std::vector<size_t> &Items = SubGroups[Id];
+          size_t N = Items.size();
+          for (size_t L = 0; L < N; ++L) {
+            SCOPED_TRACE(testing::Message()
+                         << "sub-group " << Id << ", local id " << L);
+            const Dev *O = &Out[5 * Items[L]];
+            ASSERT_TRUE(same(O[0], In[Items[(L * 7 + 3) % N]])) << "shuffle";
+            if ((L ^ 5) < N)
+              ASSERT_TRUE(same(O[1], In[Items[L ^ 5]])) << "shuffle_xor";
+            if (L >= 3)
+              ASSERT_TRUE(same(O[2], In[Items[L - 3]])) << "shuffle_up";
+            if (L + 2 < N)
+              ASSERT_TRUE(same(O[3], In[Items[L + 2]])) << "shuffle_down";
+            ASSERT_TRUE(same(O[4], Id % 2 ? In[Items[N - 1 - L]] : Marker))
+                << "shuffle under a sub-group condition";
+          }
+        }
+      }
+    }
+  });
 }
 
 // cl_khr_subgroups's entry point answers like the core one (the
