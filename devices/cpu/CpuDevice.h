@@ -28,9 +28,17 @@ struct HostTopology {
   unsigned MaxClockMHz = 0;
   std::string CpuModel;
   std::string CpuVendor;
-  /// Operating-system index of the first processing unit of each core,
-  /// for pinning threads.
+  /// Operating-system index of a processing unit of each core, for pinning
+  /// threads: the first one this process may run on, when there is one.
   std::vector<unsigned> CorePU;
+  /// The cores (logical indices) with a processing unit in the CPU
+  /// affinity of the thread that first asked (taskset, a container's
+  /// cpuset): where a CPU device puts its compute units.
+  std::vector<unsigned> UsableCores;
+  /// How many threads the scheduler runs at once for this process:
+  /// UsableCores, or fewer under a CPU quota (a cgroup's cpu.max, docker
+  /// --cpus), at least 1. More busy threads than this take turns.
+  unsigned AvailableCores = 1;
   /// Cores (logical indices) grouped by the NUMA node, L3, L2 and L1 cache
   /// they share, in that order.
   std::vector<std::vector<unsigned>> CoreGroups[4];

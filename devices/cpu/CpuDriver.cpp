@@ -104,6 +104,7 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
   // lib/kernel/subgroups.cl, on the sub-groups of __opencl_c_subgroups.
   Desc.Target.Extensions.push_back("cl_khr_subgroup_shuffle");
   Desc.Target.Extensions.push_back("cl_khr_subgroup_shuffle_relative");
+  Desc.Target.Extensions.push_back("cl_khr_subgroup_clustered_reduce");
   // lib/kernel/dot.cl: version 2.0 of the extension, whose unpacked char4
   // and uchar4 forms have a feature macro of their own.
   Desc.Target.Extensions.push_back("cl_khr_integer_dot_product");
@@ -132,8 +133,10 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
   }
 
   Desc.MaxComputeUnits = ComputeUnits;
+  // Compute units go round the cores this process may use; pinned to
+  // another, a worker would run where taskset said not to.
   for (unsigned I = 0; I < ComputeUnits; ++I)
-    Cores.push_back(I % Host.Cores);
+    Cores.push_back(Host.UsableCores[I % Host.UsableCores.size()]);
   Desc.MaxClockFrequency = Host.MaxClockMHz;
   Desc.GlobalMemSize = Host.MemoryBytes;
   Desc.MaxMemAllocSize =

@@ -2,13 +2,22 @@
 //
 // A persistent pool, one worker per core (WEFT_THREADS overrides), takes
 // jobs from a shared queue. A kernel job's work-groups are split into one
-// contiguous share per worker, the same at every launch of the same
+// contiguous share per core, the same at every launch of the same
 // NDRange, so repeated kernels keep their data in their core's caches;
 // each worker claims its share from the front in pieces, and cores that
 // finish early take from the back of the others' (Job::claim), so a worker
 // descheduled by a busy machine delays the command little. Whichever thread
 // finishes the last piece completes the command. Transfers are jobs of one
 // work-group. The device lock is taken to find a job, not per claim.
+//
+// No more workers are awake than cores (MaxAwake): with more workers than
+// cores (WEFT_THREADS=8 on 2 cores), each one woken beyond the cores takes
+// turns with one that holds a claimed piece, and the command waits a
+// scheduler slice for whichever lost its core. In a chain of dependent
+// launches, where the worker completing one command submits the next,
+// that was every launch: FloydWarshall --size 1024 took 179 ms with 8
+// workers, 100 ms with 2. Workers beyond the shares (and helping threads)
+// claim minimal chunks only.
 //
 // Launch latency is two hand-offs between threads: the application's
 // enqueue to a worker, and the worker's completion to the application
@@ -73,7 +82,23 @@ unsigned workerCount() {
     if (N > 0)
       return static_cast<unsigned>(N);
   }
-  return std::max(1u, hostTopology().Cores);
+  return hostTopology().AvailableCores;
+}
+
+/// How many of Workers threads may be awake at once: one per core the
+/// scheduler runs this process on (a sub-device: per distinct core of its
+/// own). More only take turns on the cores, and every turn leaves a claimed
+/// chunk waiting for a thread that lost its core.
+unsigned awakeLimit(unsigned Workers, const std::vector<unsigned> *HostCores) {
+  unsigned Cores = hostTopology().AvailableCores;
+  if (HostCores) {
+    std::vector<unsigned> Distinct(*HostCores);
+    std::sort(Distinct.begin(), Distinct.end());
+    Cores = std::min<unsigned>(Cores,
+                               std::unique(Distinct.begin(), Distinct.end()) -
+                                   Distinct.begin());
+  }
+  return std::max(1u, std::min(Workers, Cores));
 }
 
 /// How long an idle worker keeps looking for work before it sleeps.
@@ -98,7 +123,11 @@ class Slice {
 public:
   void reset(uint32_t Begin, uint32_t End) {
     Range.store(pack(Begin, End), std::memory_order_relaxed);
+    Adopted.store(false, std::memory_order_relaxed);
   }
+
+  /// Makes the caller the share's owner; false when it has one already.
+  bool adopt() { return !Adopted.exchange(true, std::memory_order_relaxed); }
 
   /// Takes up to Want work-groups from the front (Owner) or the back;
   /// false when the slice is empty. A thief takes at most half of what is
@@ -132,19 +161,24 @@ private:
   static uint32_t front(uint64_t R) { return uint32_t(R >> 32); }
   static uint32_t back(uint64_t R) { return uint32_t(R); }
   std::atomic<uint64_t> Range{0};
+  std::atomic<bool> Adopted{false};
 };
 
 struct Job {
   Command *Cmd;
   size_t Total;    ///< work-groups, or 1 for a transfer
   size_t MinChunk; ///< fewest work-groups worth a claim
-  /// Worker I starts on Slices[I], a contiguous share of the work-groups:
-  /// the same share of the same NDRange at every launch, so a kernel run
-  /// again and again over data that fits the caches (FloydWarshall's 512
-  /// passes over 2 MiB) finds its part in its own core's L2 instead of
-  /// pulling it from the other core's. A worker whose share is done, and a
-  /// thread helping while it waits (runQueuedWork), take from the back of
-  /// the others' shares.
+  /// One contiguous share of the work-groups per core the scheduler runs
+  /// the process on, not per worker. Worker I owns Slices[I] when it comes
+  /// for it first: the same share of the same NDRange at every launch, so
+  /// a kernel run again and again over data that fits the caches
+  /// (FloydWarshall's 512 passes over 2 MiB) finds its part in its own
+  /// core's L2 instead of pulling it from the other core's. A worker whose
+  /// share is done takes from the back of the others' shares; a worker
+  /// that finds every share owned (WEFT_THREADS above the core count) and
+  /// a thread helping while it waits (runQueuedWork) are extras: they take
+  /// only minimal chunks, since they are the threads likely to lose their
+  /// core with a chunk in hand.
   Slice *Slices = InlineSlices;
   size_t SliceCount = 0;
   /// Shares of up to 8 workers live in the job: one allocation less per
@@ -158,8 +192,10 @@ struct Job {
   /// the shares (4 billion of them: possible, if never seen).
   std::atomic<size_t> Next{0};
 
-  void split(size_t Workers) {
-    SliceCount = Total >= UINT32_MAX ? 0 : std::min(Workers, Total);
+  /// Shares for Cores cores, no more than minimal chunks.
+  void split(size_t Cores) {
+    size_t Chunks = (Total + MinChunk - 1) / MinChunk;
+    SliceCount = Total >= UINT32_MAX ? 0 : std::min(Cores, Chunks);
     if (SliceCount > std::size(InlineSlices)) {
       HeapSlices = std::make_unique<Slice[]>(SliceCount);
       Slices = HeapSlices.get();
@@ -169,29 +205,47 @@ struct Job {
                       uint32_t((I + 1) * Total / SliceCount));
   }
 
-  /// Claims [Begin, End) for worker Self (or a helper, Self >= SliceCount):
-  /// from the front of its own share first, then from the back of the
-  /// others'. Each claim is a quarter of what is left there (few claims),
-  /// so pieces shrink towards the end of a share: a worker that loses its
-  /// core to another process holds back little of the command, however
-  /// late in the command that happens. False when every work-group is
-  /// taken.
-  bool claim(size_t Self, size_t &Begin, size_t &End) {
+  /// The share worker Self owns in this job: its own when nobody has it,
+  /// else the next one with work-groups left and no owner; SIZE_MAX when
+  /// Self is an extra (every share with work left is owned) or a helper
+  /// (Self == SIZE_MAX).
+  size_t adopt(size_t Self) {
+    if (Self == SIZE_MAX)
+      return SIZE_MAX;
+    for (size_t K = 0; K < SliceCount; ++K) {
+      size_t I = (Self + K) % SliceCount;
+      if (Slices[I].left() && Slices[I].adopt())
+        return I;
+    }
+    return SIZE_MAX;
+  }
+
+  /// Claims [Begin, End) for the owner of share Own (SIZE_MAX: an extra,
+  /// looking first at share From): an owner takes from the front of its
+  /// share, then from the back of the others'. An owner's claim is a
+  /// quarter of what is left there (few claims), so pieces shrink towards
+  /// the end of a share: a worker that loses its core to another process
+  /// holds back little of the command, however late in the command that
+  /// happens. An extra's claim is one minimal chunk. False when every
+  /// work-group is taken.
+  bool claim(size_t Own, size_t From, size_t &Begin, size_t &End) {
     if (!SliceCount) {
       Begin = Next.fetch_add(MinChunk, std::memory_order_relaxed);
       End = std::min(Total, Begin + MinChunk);
       return Begin < Total;
     }
-    if (Self < SliceCount &&
-        Slices[Self].take(true, std::max(MinChunk, Slices[Self].left() / 4),
-                          Begin, End))
+    const bool Owner = Own < SliceCount;
+    if (Owner &&
+        Slices[Own].take(true, std::max(MinChunk, Slices[Own].left() / 4),
+                         Begin, End))
       return true;
-    for (size_t K = 1; K <= SliceCount; ++K) {
-      size_t Victim = (Self + K) % SliceCount;
-      if (Victim == Self)
+    for (size_t K = 0; K < SliceCount; ++K) {
+      size_t Victim = (From + K) % SliceCount;
+      if (Victim == Own)
         continue;
-      if (Slices[Victim].take(
-              false, std::max(MinChunk, Slices[Victim].left() / 4), Begin, End))
+      size_t Want =
+          Owner ? std::max(MinChunk, Slices[Victim].left() / 4) : MinChunk;
+      if (Slices[Victim].take(false, Want, Begin, End))
         return true;
     }
     return false;
@@ -217,7 +271,7 @@ public:
   explicit PthreadDevice(unsigned Workers,
                          const std::vector<unsigned> *HostCores = nullptr)
       : CpuDriver("pthread", Workers),
-        MaxSpinners(std::max(1u, std::min(Workers, hostTopology().Cores))) {
+        MaxAwake(awakeLimit(Workers, HostCores)) {
     if (HostCores) {
       Cores = *HostCores;
       Pinned = true;
@@ -225,7 +279,7 @@ public:
       // More workers than cores (WEFT_THREADS) share cores however they
       // are placed; pinned, they could not move off a core that another
       // process or worker holds.
-      PinWhenBusy = pinRootWorkers() && Workers <= MaxSpinners;
+      PinWhenBusy = pinRootWorkers() && Workers <= MaxAwake;
       // What the workers inherit, and get back when they let go.
       if (sched_getaffinity(0, sizeof(Inherited), &Inherited) != 0)
         PinWhenBusy = false;
@@ -287,28 +341,33 @@ public:
       for (unsigned D = 0; D < 3; ++D)
         GroupItems *= Cmd->Launch->LocalSize[D];
     J->MinChunk = std::max<size_t>(1, MinChunkItems / GroupItems);
-    J->split(Threads.size());
+    J->split(MaxAwake);
     // Threads worth waking: one per minimal chunk, beyond the first.
     size_t Chunks = (J->Total + J->MinChunk - 1) / J->MinChunk;
-    unsigned Asleep, Spinning;
+    // A worker completing the command before this one (a chain of
+    // dependent launches) takes this one as soon as it returns.
+    size_t Idle = CurrentDevice == this ? 1 : 0;
+    size_t Wanted;
     {
       std::lock_guard<std::mutex> Guard(Lock);
       Jobs.push_back(std::move(J));
       JobCount.store(Jobs.size(), std::memory_order_relaxed);
-      Asleep = Sleepers;
       // Read under Lock: a spinner that stops spinning takes Lock next, so
       // it is either still counted here and finds this job, or asleep.
-      Spinning = std::min(Spinners.load(std::memory_order_relaxed),
-                          MaxSpinners);
+      Idle += Spinners.load(std::memory_order_relaxed);
+      // Spinning workers see Queued change and take the first chunks; only
+      // sleepers need a system call, for the chunks left, and only while
+      // fewer workers than cores are awake: those running other commands
+      // hold cores too, and a worker woken beyond the cores (WEFT_THREADS
+      // above the core count) takes turns with one holding a chunk. A
+      // woken sleeper counts as awake before it runs.
+      size_t Asleep = Sleepers - Waking;
+      size_t Awake = Threads.size() - Asleep;
+      Wanted = std::min<size_t>({Chunks > Idle ? Chunks - Idle : 0, Asleep,
+                                 MaxAwake > Awake ? MaxAwake - Awake : 0});
+      Waking += Wanted;
     }
     Queued.fetch_add(1, std::memory_order_release);
-    // Spinning workers see Queued change and take the first chunks; only
-    // sleepers need a system call, for the chunks left, and no more of
-    // them than cores left (WEFT_THREADS above the core count: more would
-    // only take turns).
-    size_t Wanted = std::min<size_t>(
-        {Chunks > Spinning ? Chunks - Spinning : 0, Asleep,
-         size_t(MaxSpinners - Spinning)});
     for (size_t I = 0; I < Wanted; ++I)
       Wake.notify_one();
   }
@@ -355,10 +414,13 @@ private:
 
   /// Runs chunks of J until it has none left to claim, or until Stop()
   /// (a helping thread stops once the command it waits for is done).
+  /// Self is the worker's index, SIZE_MAX for a helping thread.
   void runJob(Job &J, WorkerScratch &S, size_t Self,
               const std::function<bool()> *Stop = nullptr) {
+    size_t Own = J.adopt(Self);
+    size_t From = Own != SIZE_MAX ? Own + 1 : Self != SIZE_MAX ? Self : 0;
     size_t Begin, End;
-    while (J.claim(Self, Begin, End)) {
+    while (J.claim(Own, From, Begin, End)) {
       runChunk(J, S, Begin, End);
       if (Stop && (*Stop)())
         return;
@@ -390,6 +452,11 @@ private:
             return Stopping || Queued.load(std::memory_order_acquire) != Seen;
           });
           --Sleepers;
+          // Woken by submit(), or, rarely, on its own after a submit() that
+          // woke nobody: then the count is one short until the woken one
+          // returns, and a submit() meanwhile may wake one worker too many.
+          if (Waking)
+            --Waking;
           SpinUntil = spinDeadline();
           continue;
         }
@@ -415,10 +482,10 @@ private:
     }
   }
 
-  /// One of the MaxSpinners places of spinning workers; false when taken.
+  /// One of the MaxAwake places of spinning workers; false when taken.
   bool takeSpinSlot() {
     unsigned N = Spinners.load(std::memory_order_relaxed);
-    while (N < MaxSpinners)
+    while (N < MaxAwake)
       if (Spinners.compare_exchange_weak(N, N + 1, std::memory_order_relaxed))
         return true;
     return false;
@@ -448,6 +515,7 @@ private:
   }
 
   void serve(WorkerScratch &S, size_t Self) {
+    CurrentDevice = this;
     cpu_set_t Own;
     bool CanPin = PinWhenBusy && coreSet(Cores[Self], Own);
     bool OnCore = false;
@@ -484,19 +552,28 @@ private:
   std::mutex Lock;
   std::condition_variable Wake;
   std::deque<std::shared_ptr<Job>> Jobs;
-  /// Workers spinning now, and how many may: one per core.
+  /// Workers spinning now.
   std::atomic<unsigned> Spinners{0};
-  const unsigned MaxSpinners;
+  /// How many workers may be awake (running jobs or spinning) at once, and
+  /// how many may spin, and the shares a job is split into: one per core
+  /// the process runs on (awakeLimit).
+  const unsigned MaxAwake;
   /// Jobs.size(), readable without Lock.
   std::atomic<size_t> JobCount{0};
   /// Jobs ever submitted: spinning workers watch it change.
   std::atomic<uint64_t> Queued{0};
-  /// Workers blocked on Wake (guarded by Lock).
+  /// Workers blocked on Wake, and how many of them submit() has woken
+  /// that have not returned yet (both guarded by Lock).
   unsigned Sleepers = 0;
+  unsigned Waking = 0;
   bool Stopping = false;
   std::vector<std::unique_ptr<WorkerScratch>> Scratch;
   std::vector<std::thread> Threads;
+  /// The device whose worker the calling thread is, if any.
+  static thread_local const PthreadDevice *CurrentDevice;
 };
+
+thread_local const PthreadDevice *PthreadDevice::CurrentDevice = nullptr;
 
 } // namespace
 

@@ -19,7 +19,9 @@
 #include <dirent.h>
 #include <map>
 #include <sched.h>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace weft_test;
 
@@ -283,6 +285,185 @@ TEST_P(WorkerThreads, PinnedToCoresWhileBusy) {
   std::vector<float> Result(Items);
   ASSERT_CL_OK(readInto(Out, Result));
   for (size_t I = 0; I < Items; I += 511)
+    EXPECT_NEAR(Result[I], 1000.0f, 1.0f) << "work-item " << I;
+}
+
+// However many workers (WEFT_THREADS=16 in api.WorkerThreads.oversubscribed),
+// no more of them run work-groups at once than the process has CPUs: one
+// more would take turns on a core with another, and the command would
+// wait for whichever lost its core with work-groups in hand. Checked on a
+// chain of dependent launches (each submitted by the worker completing the
+// one before, when the others are still awake) beside a busy thread on
+// every CPU; and every work-group runs once per launch.
+TEST_P(WorkerThreads, NoMoreRunningThanCores) {
+  if (platformUnderTestName() != "Weft" ||
+      deviceString(Device, CL_DEVICE_NAME).rfind("pthread-", 0) != 0)
+    GTEST_SKIP() << "not Weft's pthread device";
+  cpu_set_t Allowed;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(Allowed), &Allowed), 0);
+  const size_t Cpus = CPU_COUNT(&Allowed);
+  const size_t Units = deviceInfo<cl_uint>(Device, CL_DEVICE_MAX_COMPUTE_UNITS);
+
+  // State[0]: work-groups in progress; State[1]: the most seen at once.
+  // A group is in progress from its first work-item's start to its last
+  // one's end, however its work-items are run.
+  KernelRef K(makeKernel(
+      "kernel void watched(volatile global int *State, global int *Runs,\n"
+      "                    global float *Out, int N) {\n"
+      "  if (get_local_id(0) == 0)\n"
+      "    atomic_max(&State[1], atomic_inc(&State[0]) + 1);\n"
+      "  barrier(CLK_GLOBAL_MEM_FENCE);\n"
+      "  float X = get_global_id(0);\n"
+      "  for (int I = 0; I < N; ++I)\n"
+      "    X = X * 0.999f + 1.0f;\n"
+      "  Out[get_global_id(0)] = X;\n"
+      "  barrier(CLK_GLOBAL_MEM_FENCE);\n"
+      "  if (get_local_id(0) == 0) {\n"
+      "    atomic_inc(&Runs[get_group_id(0)]);\n"
+      "    atomic_dec(&State[0]);\n"
+      "  }\n"
+      "}\n",
+      "watched"));
+  ASSERT_NE(K.get(), nullptr);
+  const size_t Local = 64, Groups = 512, Items = Local * Groups;
+  const cl_int N = 1000;
+  const int Launches = 100;
+  std::vector<cl_int> Zeros(Groups, 0);
+  MemRef State(makeBufferFrom(std::vector<cl_int>(2, 0)));
+  MemRef Runs(makeBufferFrom(Zeros));
+  MemRef Out(makeBuffer(CL_MEM_WRITE_ONLY, Items * sizeof(float)));
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &State));
+  ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &Runs));
+  ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_mem), &Out));
+  ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(cl_int), &N));
+
+  std::atomic<bool> Stop{false};
+  std::vector<std::thread> Busy;
+  for (size_t I = 0; I < Cpus; ++I)
+    Busy.emplace_back([&Stop] {
+      while (!Stop.load(std::memory_order_relaxed))
+        ;
+    });
+  cl_int Err = CL_SUCCESS;
+  for (int L = 0; L < Launches && Err == CL_SUCCESS; ++L)
+    Err = clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Items, &Local, 0,
+                                 nullptr, nullptr);
+  cl_int Finished = clFinish(Queue);
+  Stop = true;
+  for (std::thread &T : Busy)
+    T.join();
+  ASSERT_CL_OK(Err);
+  ASSERT_CL_OK(Finished);
+
+  std::vector<cl_int> Seen(2), Counts(Groups);
+  ASSERT_CL_OK(readInto(State, Seen));
+  ASSERT_CL_OK(readInto(Runs, Counts));
+  EXPECT_EQ(Seen[0], 0) << "work-groups still counted in progress";
+  EXPECT_GE(Seen[1], 1);
+  EXPECT_LE(size_t(Seen[1]), std::min(Cpus, Units))
+      << Units << " workers on " << Cpus << " CPUs";
+  for (size_t G = 0; G < Groups; ++G)
+    ASSERT_EQ(Counts[G], Launches) << "work-group " << G;
+  std::vector<float> Result(Items);
+  ASSERT_CL_OK(readInto(Out, Result));
+  // X_N = 1000 + (X_0 - 1000) 0.999^N.
+  for (size_t I = 0; I < Items; I += 997) {
+    double Expected = 1000.0 + (double(I) - 1000.0) * std::pow(0.999, N);
+    EXPECT_NEAR(Result[I], Expected, 1.0 + 1e-3 * Expected)
+        << "work-item " << I;
+  }
+}
+
+// The device's compute units go on the CPUs the process may use, and so do
+// its workers when they pin themselves: the test runs itself again under
+// taskset's restriction, every allowed CPU but the first, and the child
+// checks while a kernel of many work-groups runs.
+TEST_P(WorkerThreads, StayOnTheProcessCpus) {
+  if (platformUnderTestName() != "Weft" ||
+      deviceString(Device, CL_DEVICE_NAME).rfind("pthread-", 0) != 0)
+    GTEST_SKIP() << "not Weft's pthread device";
+  cpu_set_t Allowed;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(Allowed), &Allowed), 0);
+  if (!getenv("WEFT_TEST_AFFINITY_CHILD")) {
+    if (CPU_COUNT(&Allowed) < 2)
+      GTEST_SKIP() << "the process may use one CPU";
+    cpu_set_t Fewer = Allowed;
+    for (int Cpu = 0; Cpu < CPU_SETSIZE; ++Cpu)
+      if (CPU_ISSET(Cpu, &Fewer)) {
+        CPU_CLR(Cpu, &Fewer);
+        break;
+      }
+    const testing::TestInfo *Test =
+        testing::UnitTest::GetInstance()->current_test_info();
+    std::string Filter = std::string("--gtest_filter=") +
+                         Test->test_suite_name() + "." + Test->name();
+    // Everything the child needs, made before fork: only system calls
+    // between fork and exec in a process with threads.
+    std::vector<std::string> EnvStrings = {"WEFT_TEST_AFFINITY_CHILD=1"};
+    for (char **E = environ; *E; ++E)
+      EnvStrings.push_back(*E);
+    std::vector<char *> Env;
+    for (std::string &E : EnvStrings)
+      Env.push_back(E.data());
+    Env.push_back(nullptr);
+    char Self[] = "/proc/self/exe";
+    char *Argv[] = {Self, Filter.data(), nullptr};
+    pid_t Child = fork();
+    ASSERT_GE(Child, 0);
+    if (Child == 0) {
+      if (sched_setaffinity(0, sizeof(Fewer), &Fewer) == 0)
+        execve(Self, Argv, Env.data());
+      _exit(127);
+    }
+    int Status = 0;
+    ASSERT_EQ(waitpid(Child, &Status, 0), Child);
+    ASSERT_TRUE(WIFEXITED(Status)) << "the child did not exit";
+    EXPECT_EQ(WEXITSTATUS(Status), 0)
+        << "the child under " << CPU_COUNT(&Fewer) << " CPUs failed (above)";
+    return;
+  }
+
+  // The child: its process may use CPU_COUNT(&Allowed) CPUs.
+  size_t Units = deviceInfo<cl_uint>(Device, CL_DEVICE_MAX_COMPUTE_UNITS);
+  if (!getenv("WEFT_THREADS")) {
+    EXPECT_LE(Units, size_t(CPU_COUNT(&Allowed)))
+        << "compute units beyond the process's CPUs";
+  }
+  KernelRef K(makeKernel("kernel void chain(global float *Out, int N) {\n"
+                         "  float X = get_global_id(0);\n"
+                         "  for (int I = 0; I < N; ++I)\n"
+                         "    X = X * 0.999f + 1.0f;\n"
+                         "  Out[get_global_id(0)] = X;\n"
+                         "}\n",
+                         "chain"));
+  ASSERT_NE(K.get(), nullptr);
+  const size_t Items = 4096 * Units, Local = 16;
+  const cl_int N = 200000;
+  MemRef Out(makeBuffer(CL_MEM_WRITE_ONLY, Items * sizeof(float)));
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &Out));
+  ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_int), &N));
+  EventRef Run;
+  ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Items, &Local, 0,
+                                      nullptr, Run.out()));
+  ASSERT_CL_OK(clFlush(Queue));
+  std::set<int> Outside;
+  for (;;) {
+    for (auto &[Tid, Cpus] : threadAffinities())
+      for (int Cpu : Cpus)
+        if (!CPU_ISSET(Cpu, &Allowed))
+          Outside.insert(Cpu);
+    cl_int Status = CL_QUEUED;
+    ASSERT_CL_OK(clGetEventInfo(Run, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                sizeof(Status), &Status, nullptr));
+    if (Status <= CL_COMPLETE)
+      break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  EXPECT_TRUE(Outside.empty()) << "a thread may run on CPU " << *Outside.begin()
+                               << ", outside the process's set";
+  std::vector<float> Result(Items);
+  ASSERT_CL_OK(readInto(Out, Result));
+  for (size_t I = 0; I < Items; I += 509)
     EXPECT_NEAR(Result[I], 1000.0f, 1.0f) << "work-item " << I;
 }
 
