@@ -370,6 +370,9 @@ def main():
                     help="the samples wait for each launch by polling its "
                          "event's status, as many SDK samples do")
     ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("--no-peak", action="store_true",
+                    help="skip the peak figures (native peak, clpeak): a "
+                         "minute per run, for comparisons of the samples")
     args = ap.parse_args()
     if len(args.icd) != 2:
         ap.error("give --icd exactly twice")
@@ -598,6 +601,8 @@ def report(args, icds, names, weft_index, first, second, basic, extra_env,
         else:
             print("%-18s %s" % (t.label, runs[0][3]))
 
+    if args.no_peak:
+        return
     print()
     print("== peak figures")
     print("machine limit (estimate): %d cores x %s MHz x %d SP FLOP/cycle = "
