@@ -316,3 +316,70 @@ DEF_SG_SHUFFLES(ulong)
 DEF_SG_SHUFFLES(float)
 DEF_SG_SHUFFLES(double)
 DEF_SG_SHUFFLES(half)
+
+// cl_khr_subgroup_clustered_reduce: clusters of ClusterSize consecutive
+// sub-group local ids (a power of two, at most the maximum sub-group size:
+// a larger one is the sub-group). Each work-item folds its own cluster's
+// slots, in order, between the two barriers.
+
+#define WEFT_MUL(A, B) ((A) * (B))
+#define WEFT_AND(A, B) ((A) & (B))
+#define WEFT_OR(A, B) ((A) | (B))
+#define WEFT_XOR(A, B) ((A) ^ (B))
+#define WEFT_LAND(A, B) ((A) && (B))
+#define WEFT_LOR(A, B) ((A) || (B))
+#define WEFT_LXOR(A, B) (!(A) != !(B))
+
+#define DEF_SG_CLUSTERED_INIT(T, Name, Op, Init)                               \
+  T WEFT_OVL sub_group_clustered_reduce_##Name(T X, uint ClusterSize) {        \
+    __local ulong *S = __weft_work_group_scratch();                            \
+    const uint L = weft_sg_linear_id(), Lid = get_sub_group_local_id();        \
+    const uint First = L - Lid;                                                \
+    /* 0 is no power of two; taken as 1 rather than divided by. */            \
+    const uint C = max(ClusterSize, 1u);                                       \
+    WEFT_SLOT(T, S, 1 + L) = X;                                                \
+    weft_sg_sync();                                                            \
+    const uint From = Lid / C * C;                                             \
+    const uint End = min(From + C, get_sub_group_size());                      \
+    T Acc = (T)Init(WEFT_SLOT(T, S, 1 + First + From));                        \
+    for (uint I = From + 1; I < End; ++I)                                      \
+      Acc = (T)Op(Acc, WEFT_SLOT(T, S, 1 + First + I));                        \
+    weft_sg_sync();                                                            \
+    return Acc;                                                                \
+  }
+
+#define WEFT_SAME(X) (X)
+/// A logical reduction is 0 or 1, even over one work-item.
+#define WEFT_TRUTH(X) ((X) != 0)
+#define DEF_SG_CLUSTERED(T, Name, Op)                                          \
+  DEF_SG_CLUSTERED_INIT(T, Name, Op, WEFT_SAME)
+
+#define DEF_SG_CLUSTERED_ARITH(T, MinOp, MaxOp)                                \
+  DEF_SG_CLUSTERED(T, add, WEFT_ADD)                                           \
+  DEF_SG_CLUSTERED(T, mul, WEFT_MUL)                                           \
+  DEF_SG_CLUSTERED(T, min, MinOp)                                              \
+  DEF_SG_CLUSTERED(T, max, MaxOp)
+
+#define DEF_SG_CLUSTERED_BITS(T)                                               \
+  DEF_SG_CLUSTERED(T, and, WEFT_AND)                                           \
+  DEF_SG_CLUSTERED(T, or, WEFT_OR)                                             \
+  DEF_SG_CLUSTERED(T, xor, WEFT_XOR)
+
+#define DEF_SG_CLUSTERED_INT(T)                                                \
+  DEF_SG_CLUSTERED_ARITH(T, WEFT_IMIN, WEFT_IMAX)                              \
+  DEF_SG_CLUSTERED_BITS(T)
+
+DEF_SG_CLUSTERED_INT(char)
+DEF_SG_CLUSTERED_INT(uchar)
+DEF_SG_CLUSTERED_INT(short)
+DEF_SG_CLUSTERED_INT(ushort)
+DEF_SG_CLUSTERED_INT(int)
+DEF_SG_CLUSTERED_INT(uint)
+DEF_SG_CLUSTERED_INT(long)
+DEF_SG_CLUSTERED_INT(ulong)
+DEF_SG_CLUSTERED_ARITH(float, fmin, fmax)
+DEF_SG_CLUSTERED_ARITH(double, fmin, fmax)
+DEF_SG_CLUSTERED_ARITH(half, fmin, fmax)
+DEF_SG_CLUSTERED_INIT(int, logical_and, WEFT_LAND, WEFT_TRUTH)
+DEF_SG_CLUSTERED_INIT(int, logical_or, WEFT_LOR, WEFT_TRUTH)
+DEF_SG_CLUSTERED_INIT(int, logical_xor, WEFT_LXOR, WEFT_TRUTH)

@@ -862,6 +862,138 @@ TEST_P(Subgroups, Shuffles) {
   });
 }
 
+// cl_khr_subgroup_clustered_reduce against host references: clusters of
+// consecutive sub-group local ids, the last one of a short sub-group cut
+// short with it.
+const char *ClusteredSource = R"CLC(
+#ifdef HALF
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#endif
+#ifdef DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+kernel void clustered(global const T *In, global T *Out, uint C) {
+  size_t G = get_global_id(0);
+  T X = In[G];
+  Out[3 * G] = sub_group_clustered_reduce_add(X, C);
+  Out[3 * G + 1] = sub_group_clustered_reduce_min(X, C);
+  Out[3 * G + 2] = sub_group_clustered_reduce_max(X, C);
+}
+
+kernel void bits(global const uint *In, global uint *Out, uint C) {
+  size_t G = get_global_id(0);
+  uint X = In[G];
+  Out[7 * G] = sub_group_clustered_reduce_mul(X, C);
+  Out[7 * G + 1] = sub_group_clustered_reduce_and(X, C);
+  Out[7 * G + 2] = sub_group_clustered_reduce_or(X, C);
+  Out[7 * G + 3] = sub_group_clustered_reduce_xor(X, C);
+  Out[7 * G + 4] = sub_group_clustered_reduce_logical_and((int)(X % 5), C);
+  Out[7 * G + 5] = sub_group_clustered_reduce_logical_or((int)(X % 7 == 0), C);
+  Out[7 * G + 6] = sub_group_clustered_reduce_logical_xor((int)(X % 3), C);
+}
+)CLC";
+
+TEST_P(Subgroups, ClusteredReductions) {
+  if (!hasExtension("cl_khr_subgroup_clustered_reduce")) {
+    EXPECT_FALSE(testingWeft());
+    GTEST_SKIP() << "cl_khr_subgroup_clustered_reduce";
+  }
+  auto sizes = [&](cl_kernel K) {
+    std::vector<size_t> Locals = {8, 100};
+    if (largestGroup(K) >= 300)
+      Locals.push_back(300);
+    return Locals;
+  };
+  forEachType([&](const auto &Ty) {
+    using Dev = typename std::decay_t<decltype(Ty)>::Dev;
+    using Host = typename std::decay_t<decltype(Ty)>::Host;
+    KernelRef K(makeKernel(ClusteredSource, "clustered",
+                           std::string("-cl-std=CL3.0 ") + Ty.Options));
+    ASSERT_NE(K.get(), nullptr);
+    const size_t SubGroup = subGroupSize(K);
+    for (size_t Local : sizes(K))
+      for (cl_uint C : {1u, 4u, 32u, 128u}) {
+        Shape S{1, {2 * Local + Local / 2, 1, 1}, {Local, 1, 1}};
+        SCOPED_TRACE(testing::Message()
+                     << Ty.Name << " " << S << " clusters of " << C);
+        size_t Total = S.Global[0];
+        std::vector<uint32_t> Random = pseudoRandomWords(Total, C + 5);
+        std::vector<Host> In(Total);
+        std::vector<Dev> InDev(Total), Out(3 * Total);
+        for (size_t I = 0; I < Total; ++I) {
+          In[I] = Ty.Value(Random[I]);
+          InDev[I] = Ty.ToDev(In[I]);
+        }
+        MemRef InBuf(makeBufferFrom(InDev, CL_MEM_READ_ONLY));
+        MemRef OutBuf(makeBufferFrom(Out));
+        ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &InBuf));
+        ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &OutBuf));
+        ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_uint), &C));
+        ASSERT_NO_FATAL_FAILURE(enqueue(K, S));
+        ASSERT_CL_OK(readInto(OutBuf, Out));
+        for (const std::vector<size_t> &Group : groupsOf(S))
+          for (const std::vector<size_t> &Items : subGroupsOf(Group, SubGroup))
+            for (size_t From = 0; From < Items.size(); From += C) {
+              size_t End = std::min<size_t>(From + C, Items.size());
+              Host Sum = 0, Min = In[Items[From]], Max = In[Items[From]];
+              for (size_t L = From; L < End; ++L) {
+                Sum = Host(Sum + In[Items[L]]);
+                Min = std::min(Min, In[Items[L]]);
+                Max = std::max(Max, In[Items[L]]);
+              }
+              for (size_t L = From; L < End; ++L) {
+                SCOPED_TRACE(testing::Message() << "sub-group local id " << L);
+                const Dev *O = &Out[3 * Items[L]];
+                ASSERT_EQ(Ty.ToHost(O[0]), Sum) << "add";
+                ASSERT_EQ(Ty.ToHost(O[1]), Min) << "min";
+                ASSERT_EQ(Ty.ToHost(O[2]), Max) << "max";
+              }
+            }
+      }
+  });
+
+  KernelRef K(makeKernel(ClusteredSource, "bits", "-cl-std=CL3.0 -DT=uint"));
+  ASSERT_NE(K.get(), nullptr);
+  const size_t SubGroup = subGroupSize(K);
+  for (size_t Local : sizes(K))
+    for (cl_uint C : {2u, 16u, 128u}) {
+      Shape S{1, {2 * Local + 3, 1, 1}, {Local, 1, 1}};
+      SCOPED_TRACE(testing::Message() << S << " clusters of " << C);
+      size_t Total = S.Global[0];
+      std::vector<cl_uint> In = pseudoRandomWords(Total, C);
+      std::vector<cl_uint> Out(7 * Total);
+      MemRef InBuf(makeBufferFrom(In, CL_MEM_READ_ONLY));
+      MemRef OutBuf(makeBufferFrom(Out));
+      ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &InBuf));
+      ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &OutBuf));
+      ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_uint), &C));
+      ASSERT_NO_FATAL_FAILURE(enqueue(K, S));
+      ASSERT_CL_OK(readInto(OutBuf, Out));
+      for (const std::vector<size_t> &Group : groupsOf(S))
+        for (const std::vector<size_t> &Items : subGroupsOf(Group, SubGroup))
+          for (size_t From = 0; From < Items.size(); From += C) {
+            size_t End = std::min<size_t>(From + C, Items.size());
+            cl_uint Mul = 1, And = ~0u, Or = 0, Xor = 0;
+            bool LAnd = true, LOr = false, LXor = false;
+            for (size_t L = From; L < End; ++L) {
+              cl_uint X = In[Items[L]];
+              Mul *= X;
+              And &= X;
+              Or |= X;
+              Xor ^= X;
+              LAnd = LAnd && X % 5;
+              LOr = LOr || X % 7 == 0;
+              LXor = LXor != (X % 3 != 0);
+            }
+            cl_uint Expected[7] = {Mul, And, Or, Xor, LAnd, LOr, LXor};
+            for (size_t L = From; L < End; ++L)
+              for (int I = 0; I < 7; ++I)
+                ASSERT_EQ(Out[7 * Items[L] + I], Expected[I])
+                    << "operation " << I << ", sub-group local id " << L;
+          }
+    }
+}
+
 // cl_khr_subgroups's entry point answers like the core one (the
 // extension is not claimed, but the loader may still hand it out).
 TEST_P(Subgroups, ExtensionEntryPoint) {
