@@ -1,11 +1,23 @@
-# The Debian package: `cpack -G DEB` in the build directory (scripts/package.sh
-# builds it and checks what it holds). It carries what `cmake --install`
-# installs, under /usr: libweft.so, weftcc and /etc/OpenCL/vendors/weft.icd.
+# The Debian package: `cpack -G DEB` in a build directory configured with
+# -DCMAKE_INSTALL_PREFIX=/usr (scripts/package.sh configures, builds it and
+# checks what it holds). It carries what `cmake --install` installs, under
+# /usr: libweft.so in the multiarch library directory
+# (lib/x86_64-linux-gnu), weftcc, the accelerator simulator's machine models,
+# /etc/OpenCL/vendors/weft.icd naming the library, and the package's
+# documents below.
+#
+# The configured prefix must be the package's: GNUInstallDirs gives the
+# multiarch directory, as Debian's own CMake packages get it, only for /usr,
+# and libweft has the machine models' installed directory compiled in
+# (devices/accelsim). cpack stops when it is not (PackageCheck.cmake).
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME weft)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_WEFT_CONFIGURED_PREFIX "${CMAKE_INSTALL_PREFIX}")
+set(CPACK_WEFT_CHANGELOG "${CMAKE_CURRENT_LIST_DIR}/changelog.in")
+set(CPACK_PROJECT_CONFIG_FILE "${CMAKE_CURRENT_LIST_DIR}/PackageCheck.cmake")
 set(WEFT_PACKAGE_MAINTAINER "Weft maintainers <weft@invalid>" CACHE STRING
   "Maintainer field of the Debian package")
 set(CPACK_PACKAGE_CONTACT "${WEFT_PACKAGE_MAINTAINER}")
@@ -40,8 +52,40 @@ set(CPACK_DEBIAN_PACKAGE_SUGGESTS "clinfo")
 set(CPACK_DEBIAN_PACKAGE_PROVIDES
   "opencl-icd, opencl-icd-1.1-1, opencl-icd-1.2-1, opencl-icd-3.0-1")
 # The ICD file is configuration: dpkg keeps a changed one on upgrade.
+# libweft.so sits in a directory ld.so searches, so ldconfig's cache is
+# remade by libc-bin's trigger (Debian policy 8.1.1). cpack still adds its
+# own postinst and postrm calling ldconfig for such a library and has no
+# switch to leave them out; they are redundant, not wrong.
 file(WRITE ${CMAKE_BINARY_DIR}/packaging/conffiles
   "/etc/OpenCL/vendors/weft.icd\n")
-set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${CMAKE_BINARY_DIR}/packaging/conffiles)
+file(WRITE ${CMAKE_BINARY_DIR}/packaging/triggers
+  "activate-noawait ldconfig\n")
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
+  ${CMAKE_BINARY_DIR}/packaging/conffiles
+  ${CMAKE_BINARY_DIR}/packaging/triggers)
+
+# What every Debian package carries in /usr/share/doc/<package>: the
+# copyright file and the changelog, compressed as dpkg-dev would (gzip -9n:
+# no name, no time stamp, so the same input gives the same bytes). The
+# changelog's top entry must be the package's version (PackageCheck.cmake);
+# its trailer names the maintainer set above. weftcc's manual page too.
+configure_file(${CMAKE_CURRENT_LIST_DIR}/changelog.in
+  ${CMAKE_BINARY_DIR}/packaging/changelog @ONLY)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/weftcc.1.in
+  ${CMAKE_BINARY_DIR}/packaging/weftcc.1 @ONLY)
+foreach(Document changelog weftcc.1)
+  execute_process(COMMAND gzip -9n -c
+    INPUT_FILE ${CMAKE_BINARY_DIR}/packaging/${Document}
+    OUTPUT_FILE ${CMAKE_BINARY_DIR}/packaging/${Document}.gz
+    RESULT_VARIABLE GzipStatus)
+  if(NOT GzipStatus EQUAL 0)
+    message(FATAL_ERROR "gzip -9n of packaging/${Document} failed: ${GzipStatus}")
+  endif()
+endforeach()
+install(FILES ${CMAKE_CURRENT_LIST_DIR}/copyright
+  ${CMAKE_BINARY_DIR}/packaging/changelog.gz
+  DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/weft)
+install(FILES ${CMAKE_BINARY_DIR}/packaging/weftcc.1.gz
+  DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
 include(CPack)

@@ -9,6 +9,9 @@
 # Configures only when the build directory has not been configured yet;
 # later CMakeLists changes are picked up by the build itself. When ccache is
 # installed the first configure compiles through it (WEFT_CCACHE=0: not).
+# WEFT_INSTALL_PREFIX=/usr configures for that install prefix, and
+# reconfigures a tree configured for another (scripts/package.sh: the
+# Debian package's paths are compiled into libweft).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -16,6 +19,10 @@ BUILD_DIR=${WEFT_BUILD_DIR:-$ROOT/build}
 JOBS=${JOBS:-2}
 source "$ROOT/scripts/stages.sh"
 
+Prefix=()
+if [[ -n ${WEFT_INSTALL_PREFIX:-} ]]; then
+  Prefix=(-DCMAKE_INSTALL_PREFIX="$WEFT_INSTALL_PREFIX")
+fi
 if [[ ! -f "$BUILD_DIR/CMakeCache.txt" ]]; then
   Launcher=()
   if [[ ${WEFT_CCACHE:-1} != 0 ]] && command -v ccache >/dev/null 2>&1; then
@@ -25,7 +32,15 @@ if [[ ! -f "$BUILD_DIR/CMakeCache.txt" ]]; then
   fi
   echo "build: configuring $BUILD_DIR (Release)"
   stage_begin configure
-  cmake -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release "${Launcher[@]}"
+  cmake -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release "${Launcher[@]}" \
+    "${Prefix[@]}"
+  stage_end
+elif [[ -n ${WEFT_INSTALL_PREFIX:-} ]] &&
+  ! grep -qxF "CMAKE_INSTALL_PREFIX:PATH=$WEFT_INSTALL_PREFIX" \
+    "$BUILD_DIR/CMakeCache.txt"; then
+  echo "build: reconfiguring $BUILD_DIR for the install prefix $WEFT_INSTALL_PREFIX"
+  stage_begin configure
+  cmake -S "$ROOT" -B "$BUILD_DIR" "${Prefix[@]}"
   stage_end
 fi
 if [[ $# -eq 0 ]]; then
