@@ -35,6 +35,12 @@
 //    collective never touches what a work-group collective or another
 //    sub-group still has to read; SizeWorkGroupScratch makes room for them.
 //
+// The types cl_khr_subgroup_extended_types adds (char, uchar, short,
+// ushort) have no work-group functions: on one sub-group they run the same
+// steps, on the work-group barrier and the work-group result slot 0. So do
+// the shuffles and clustered reductions (cl_khr_subgroup_shuffle,
+// _shuffle_relative, _clustered_reduce), whose steps are at the end.
+//
 // sub_group_broadcast takes a sub-group local id; on one sub-group that is
 // the local linear id, which work_group_broadcast's one-index form
 // compares with each work-item's own (collectives.cl), whatever the number
@@ -81,9 +87,20 @@ static uint weft_sg_size(void) {
   return min(__weft_sub_group_max(), weft_sg_group_size() - weft_sg_first());
 }
 
-/// The scratch slot of the caller's sub-group's result.
+/// The scratch slot of the caller's sub-group's result: on one sub-group the
+/// work-group collectives' result slot, 0.
 static uint weft_sg_result_slot(void) {
+  if (!__weft_several_sub_groups())
+    return 0;
   return 1 + weft_sg_group_size() + weft_sg_linear_id() / __weft_sub_group_max();
+}
+
+/// A barrier of the caller's sub-group: the work-group's on one sub-group.
+static void weft_sg_sync(void) {
+  if (__weft_several_sub_groups())
+    __weft_sub_group_barrier();
+  else
+    barrier(CLK_LOCAL_MEM_FENCE);
 }
 
 uint WEFT_OVL get_sub_group_size(void) {
@@ -156,7 +173,7 @@ void WEFT_OVL sub_group_barrier(cl_mem_fence_flags Flags, memory_scope Scope) {
     const uint L = weft_sg_linear_id(), First = weft_sg_first();               \
     const uint R = weft_sg_result_slot();                                      \
     WEFT_SLOT(T, S, 1 + L) = X;                                                \
-    __weft_sub_group_barrier();                                                \
+    weft_sg_sync();                                                            \
     if (L == First) {                                                          \
       const uint End = First + weft_sg_size();                                 \
       T Acc = WEFT_SLOT(T, S, 1 + First);                                      \
@@ -164,13 +181,8 @@ void WEFT_OVL sub_group_barrier(cl_mem_fence_flags Flags, memory_scope Scope) {
         Acc = Op(Acc, WEFT_SLOT(T, S, 1 + I));                                 \
       WEFT_SLOT(T, S, R) = Acc;                                                \
     }                                                                          \
-    __weft_sub_group_barrier();                                                \
+    weft_sg_sync();                                                            \
     return WEFT_SLOT(T, S, R);                                                 \
-  }                                                                            \
-  T WEFT_OVL sub_group_reduce_##Name(T X) {                                    \
-    if (__weft_several_sub_groups())                                           \
-      return weft_sg_reduce_##Name##_##T(X);                                   \
-    return work_group_reduce_##Name(X);                                        \
   }
 
 #define DEF_SG_SCANS(T, Name, Op, Identity)                                    \
@@ -178,7 +190,7 @@ void WEFT_OVL sub_group_barrier(cl_mem_fence_flags Flags, memory_scope Scope) {
     __local ulong *S = __weft_work_group_scratch();                            \
     const uint L = weft_sg_linear_id(), First = weft_sg_first();               \
     WEFT_SLOT(T, S, 1 + L) = X;                                                \
-    __weft_sub_group_barrier();                                                \
+    weft_sg_sync();                                                            \
     if (L == First) {                                                          \
       const uint End = First + weft_sg_size();                                 \
       T Acc = Identity;                                                        \
@@ -189,18 +201,8 @@ void WEFT_OVL sub_group_barrier(cl_mem_fence_flags Flags, memory_scope Scope) {
         Acc = Next;                                                            \
       }                                                                        \
     }                                                                          \
-    __weft_sub_group_barrier();                                                \
+    weft_sg_sync();                                                            \
     return WEFT_SLOT(T, S, 1 + L);                                             \
-  }                                                                            \
-  T WEFT_OVL sub_group_scan_exclusive_##Name(T X) {                            \
-    if (__weft_several_sub_groups())                                           \
-      return weft_sg_scan_##Name##_##T(X, false);                              \
-    return work_group_scan_exclusive_##Name(X);                                \
-  }                                                                            \
-  T WEFT_OVL sub_group_scan_inclusive_##Name(T X) {                            \
-    if (__weft_several_sub_groups())                                           \
-      return weft_sg_scan_##Name##_##T(X, true);                               \
-    return work_group_scan_inclusive_##Name(X);                                \
   }
 
 #define DEF_SG_BROADCAST(T)                                                    \
@@ -208,19 +210,14 @@ void WEFT_OVL sub_group_barrier(cl_mem_fence_flags Flags, memory_scope Scope) {
     __local ulong *S = __weft_work_group_scratch();                            \
     const uint R = weft_sg_result_slot();                                      \
     /* R may still hold the previous collective's result, to be read. */      \
-    __weft_sub_group_barrier();                                                \
+    weft_sg_sync();                                                            \
     if (weft_sg_linear_id() - weft_sg_first() == SubGroupLocalId)              \
       WEFT_SLOT(T, S, R) = X;                                                  \
-    __weft_sub_group_barrier();                                                \
+    weft_sg_sync();                                                            \
     return WEFT_SLOT(T, S, R);                                                 \
-  }                                                                            \
-  T WEFT_OVL sub_group_broadcast(T X, uint SubGroupLocalId) {                  \
-    if (__weft_several_sub_groups())                                           \
-      return weft_sg_broadcast_##T(X, SubGroupLocalId);                        \
-    return work_group_broadcast(X, (size_t)SubGroupLocalId);                   \
   }
 
-#define DEF_SUB_GROUP(T, MinOp, MaxOp, Largest, Smallest)                      \
+#define DEF_SG_STEPS(T, MinOp, MaxOp, Largest, Smallest)                       \
   DEF_SG_BROADCAST(T)                                                          \
   DEF_SG_REDUCE(T, add, WEFT_ADD)                                              \
   DEF_SG_REDUCE(T, min, MinOp)                                                 \
@@ -229,14 +226,94 @@ void WEFT_OVL sub_group_barrier(cl_mem_fence_flags Flags, memory_scope Scope) {
   DEF_SG_SCANS(T, min, MinOp, Largest)                                         \
   DEF_SG_SCANS(T, max, MaxOp, Smallest)
 
+/// The sub-group functions of T: Fast(form) on one sub-group, the steps
+/// above on several.
+#define DEF_SG_FUNCTIONS(T, Fast)                                              \
+  T WEFT_OVL sub_group_broadcast(T X, uint SubGroupLocalId) {                  \
+    if (__weft_several_sub_groups())                                           \
+      return weft_sg_broadcast_##T(X, SubGroupLocalId);                        \
+    return Fast(broadcast, weft_sg_broadcast_##T(X, SubGroupLocalId), X,       \
+                (size_t)SubGroupLocalId);                                      \
+  }                                                                            \
+  DEF_SG_FUNCTION(T, Fast, reduce_add, weft_sg_reduce_add_##T(X))              \
+  DEF_SG_FUNCTION(T, Fast, reduce_min, weft_sg_reduce_min_##T(X))              \
+  DEF_SG_FUNCTION(T, Fast, reduce_max, weft_sg_reduce_max_##T(X))              \
+  DEF_SG_FUNCTION(T, Fast, scan_exclusive_add, weft_sg_scan_add_##T(X, false)) \
+  DEF_SG_FUNCTION(T, Fast, scan_exclusive_min, weft_sg_scan_min_##T(X, false)) \
+  DEF_SG_FUNCTION(T, Fast, scan_exclusive_max, weft_sg_scan_max_##T(X, false)) \
+  DEF_SG_FUNCTION(T, Fast, scan_inclusive_add, weft_sg_scan_add_##T(X, true))  \
+  DEF_SG_FUNCTION(T, Fast, scan_inclusive_min, weft_sg_scan_min_##T(X, true))  \
+  DEF_SG_FUNCTION(T, Fast, scan_inclusive_max, weft_sg_scan_max_##T(X, true))
+
+#define DEF_SG_FUNCTION(T, Fast, Name, Steps)                                  \
+  T WEFT_OVL sub_group_##Name(T X) {                                           \
+    if (__weft_several_sub_groups())                                           \
+      return Steps;                                                            \
+    return Fast(Name, Steps, X);                                               \
+  }
+
+/// One sub-group: the work-group function of the same name (the types of
+/// collectives.cl), or the steps themselves (the types cl_khr_subgroup_
+/// extended_types adds, which have no work-group function), whose barriers
+/// are then the work-group's.
+#define WEFT_WORK_GROUP(Name, Steps, ...) work_group_##Name(__VA_ARGS__)
+#define WEFT_STEPS(Name, Steps, ...) Steps
+
 // The identities and operators of collectives.cl.
-DEF_SUB_GROUP(int, WEFT_IMIN, WEFT_IMAX, INT_MAX, INT_MIN)
-DEF_SUB_GROUP(uint, WEFT_IMIN, WEFT_IMAX, UINT_MAX, 0u)
-DEF_SUB_GROUP(long, WEFT_IMIN, WEFT_IMAX, LONG_MAX, LONG_MIN)
-DEF_SUB_GROUP(ulong, WEFT_IMIN, WEFT_IMAX, ULONG_MAX, 0ul)
-DEF_SUB_GROUP(float, fmin, fmax, INFINITY, -INFINITY)
-DEF_SUB_GROUP(double, fmin, fmax, (double)INFINITY, -(double)INFINITY)
-DEF_SUB_GROUP(half, fmin, fmax, (half)INFINITY, -(half)INFINITY)
+DEF_SG_STEPS(int, WEFT_IMIN, WEFT_IMAX, INT_MAX, INT_MIN)
+DEF_SG_STEPS(uint, WEFT_IMIN, WEFT_IMAX, UINT_MAX, 0u)
+DEF_SG_STEPS(long, WEFT_IMIN, WEFT_IMAX, LONG_MAX, LONG_MIN)
+DEF_SG_STEPS(ulong, WEFT_IMIN, WEFT_IMAX, ULONG_MAX, 0ul)
+DEF_SG_STEPS(float, fmin, fmax, INFINITY, -INFINITY)
+DEF_SG_STEPS(double, fmin, fmax, (double)INFINITY, -(double)INFINITY)
+DEF_SG_STEPS(half, fmin, fmax, (half)INFINITY, -(half)INFINITY)
+DEF_SG_STEPS(char, WEFT_IMIN, WEFT_IMAX, CHAR_MAX, CHAR_MIN)
+DEF_SG_STEPS(uchar, WEFT_IMIN, WEFT_IMAX, UCHAR_MAX, (uchar)0)
+DEF_SG_STEPS(short, WEFT_IMIN, WEFT_IMAX, SHRT_MAX, SHRT_MIN)
+DEF_SG_STEPS(ushort, WEFT_IMIN, WEFT_IMAX, USHRT_MAX, (ushort)0)
+
+DEF_SG_FUNCTIONS(int, WEFT_WORK_GROUP)
+DEF_SG_FUNCTIONS(uint, WEFT_WORK_GROUP)
+DEF_SG_FUNCTIONS(long, WEFT_WORK_GROUP)
+DEF_SG_FUNCTIONS(ulong, WEFT_WORK_GROUP)
+DEF_SG_FUNCTIONS(float, WEFT_WORK_GROUP)
+DEF_SG_FUNCTIONS(double, WEFT_WORK_GROUP)
+DEF_SG_FUNCTIONS(half, WEFT_WORK_GROUP)
+// cl_khr_subgroup_extended_types.
+DEF_SG_FUNCTIONS(char, WEFT_STEPS)
+DEF_SG_FUNCTIONS(uchar, WEFT_STEPS)
+DEF_SG_FUNCTIONS(short, WEFT_STEPS)
+DEF_SG_FUNCTIONS(ushort, WEFT_STEPS)
+
+// cl_khr_subgroup_extended_types' vector broadcasts, component by
+// component through the scalar one (vec3 is stored as four).
+#define DEF_SG_VECTOR_BROADCAST(T, N)                                          \
+  T##N WEFT_OVL sub_group_broadcast(T##N X, uint SubGroupLocalId) {            \
+    T##N R;                                                                    \
+    const T *In = (const T *)&X;                                               \
+    T *Out = (T *)&R;                                                          \
+    for (uint I = 0; I < N; ++I)                                               \
+      Out[I] = sub_group_broadcast(In[I], SubGroupLocalId);                    \
+    return R;                                                                  \
+  }
+#define DEF_SG_VECTOR_BROADCASTS(T)                                            \
+  DEF_SG_VECTOR_BROADCAST(T, 2)                                                \
+  DEF_SG_VECTOR_BROADCAST(T, 3)                                                \
+  DEF_SG_VECTOR_BROADCAST(T, 4)                                                \
+  DEF_SG_VECTOR_BROADCAST(T, 8)                                                \
+  DEF_SG_VECTOR_BROADCAST(T, 16)
+
+DEF_SG_VECTOR_BROADCASTS(char)
+DEF_SG_VECTOR_BROADCASTS(uchar)
+DEF_SG_VECTOR_BROADCASTS(short)
+DEF_SG_VECTOR_BROADCASTS(ushort)
+DEF_SG_VECTOR_BROADCASTS(int)
+DEF_SG_VECTOR_BROADCASTS(uint)
+DEF_SG_VECTOR_BROADCASTS(long)
+DEF_SG_VECTOR_BROADCASTS(ulong)
+DEF_SG_VECTOR_BROADCASTS(float)
+DEF_SG_VECTOR_BROADCASTS(double)
+DEF_SG_VECTOR_BROADCASTS(half)
 
 #define DEF_SG_PREDICATE(Name, Op, Identity)                                   \
   static int weft_sg_##Name(int Predicate) {                                   \
@@ -244,7 +321,7 @@ DEF_SUB_GROUP(half, fmin, fmax, (half)INFINITY, -(half)INFINITY)
     const uint L = weft_sg_linear_id(), First = weft_sg_first();               \
     const uint R = weft_sg_result_slot();                                      \
     WEFT_SLOT(int, S, 1 + L) = Predicate != 0;                                 \
-    __weft_sub_group_barrier();                                                \
+    weft_sg_sync();                                                            \
     if (L == First) {                                                          \
       const uint End = First + weft_sg_size();                                 \
       int Acc = Identity;                                                      \
@@ -252,7 +329,7 @@ DEF_SUB_GROUP(half, fmin, fmax, (half)INFINITY, -(half)INFINITY)
         Acc Op WEFT_SLOT(int, S, 1 + I);                                       \
       WEFT_SLOT(int, S, R) = Acc;                                              \
     }                                                                          \
-    __weft_sub_group_barrier();                                                \
+    weft_sg_sync();                                                            \
     return WEFT_SLOT(int, S, R);                                               \
   }                                                                            \
   int WEFT_OVL sub_group_##Name(int Predicate) {                               \
@@ -269,13 +346,6 @@ DEF_SG_PREDICATE(any, |=, 0)
 // its slot. The second barrier keeps a slot until everyone has read it
 // (the next collective writes its own slot straight away). On one
 // sub-group the barriers are the work-group's, as in the collectives.
-
-static void weft_sg_sync(void) {
-  if (__weft_several_sub_groups())
-    __weft_sub_group_barrier();
-  else
-    barrier(CLK_LOCAL_MEM_FENCE);
-}
 
 // An index outside the sub-group is undefined by the extensions: the
 // caller's own value then.

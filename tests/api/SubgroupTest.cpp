@@ -994,6 +994,108 @@ TEST_P(Subgroups, ClusteredReductions) {
     }
 }
 
+// cl_khr_subgroup_extended_types: the collectives of char, uchar, short
+// and ushort (checked like the others', wrapping sums and all), and the
+// broadcast of vectors.
+const char *VectorBroadcastSource = R"CLC(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+kernel void vectors(global const uint *In, global uint *Out, uint Source) {
+  size_t G = get_global_id(0);
+  uint X = In[G];
+  uint From = Source % get_sub_group_size();
+  global uint *O = Out + 12 * G;
+  uchar16 C = sub_group_broadcast((uchar16)(X), From);
+  O[0] = C.s0 + C.sf;
+  short3 S = sub_group_broadcast((short3)((short)X, (short)(X >> 16), 7), From);
+  O[1] = (ushort)S.x;
+  O[2] = (ushort)S.y;
+  O[3] = S.z;
+  int4 I = sub_group_broadcast((int4)(X, X + 1, X + 2, X + 3), From);
+  O[4] = I.x;
+  O[5] = I.w;
+  double2 D = sub_group_broadcast((double2)(X, -(double)X), From);
+  O[6] = (uint)D.x;
+  O[7] = (uint)(-D.y);
+  ulong8 L = sub_group_broadcast((ulong8)((ulong)X << 32), From);
+  O[8] = (uint)(L.s7 >> 32);
+  half2 H = sub_group_broadcast((half2)((half)(X % 64), (half)1), From);
+  O[9] = (uint)H.x;
+  float16 F = sub_group_broadcast((float16)((float)(X % 1000)), From);
+  O[10] = (uint)F.sa;
+  O[11] = get_sub_group_local_id();
+}
+)CLC";
+
+TEST_P(Subgroups, ExtendedTypes) {
+  if (!hasExtension("cl_khr_subgroup_extended_types")) {
+    EXPECT_FALSE(testingWeft());
+    GTEST_SKIP() << "cl_khr_subgroup_extended_types";
+  }
+  TypeInfo<cl_char, int8_t> Char{
+      "char", "-DT=char", [](uint32_t R) { return int8_t(int(R % 3) - 1); },
+      same<cl_char>, same<int8_t>};
+  TypeInfo<cl_uchar, uint8_t> UChar{"uchar", "-DT=uchar",
+                                    [](uint32_t R) { return uint8_t(R % 5); },
+                                    same<cl_uchar>, same<uint8_t>};
+  TypeInfo<cl_short, int16_t> Short{
+      "short", "-DT=short",
+      [](uint32_t R) { return int16_t(int(R % 201) - 100); }, same<cl_short>,
+      same<int16_t>};
+  TypeInfo<cl_ushort, uint16_t> UShort{
+      "ushort", "-DT=ushort", [](uint32_t R) { return uint16_t(R % 400); },
+      same<cl_ushort>, same<uint16_t>};
+  auto run = [&](const auto &Ty) {
+    KernelRef K(makeKernel(CollectiveSource, "collectives",
+                           std::string("-cl-std=CL3.0 ") + Ty.Options));
+    ASSERT_NE(K.get(), nullptr);
+    uint32_t Seed = 3;
+    for (const Shape &S : shapes(largestGroup(K))) {
+      check(Ty, K.get(), S, cl_uint(S.Local[0] / 3 + Seed), Seed);
+      ++Seed;
+      if (::testing::Test::HasFatalFailure())
+        return;
+    }
+  };
+  run(Char);
+  run(UChar);
+  run(Short);
+  run(UShort);
+  if (HasFatalFailure())
+    return;
+
+  KernelRef K(makeKernel(VectorBroadcastSource, "vectors", "-cl-std=CL3.0"));
+  ASSERT_NE(K.get(), nullptr);
+  const size_t SubGroup = subGroupSize(K);
+  for (size_t Local : {size_t(24), size_t(200)}) {
+    Local = std::min(Local, largestGroup(K));
+    Shape S{1, {2 * Local + 5, 1, 1}, {Local, 1, 1}};
+    SCOPED_TRACE(testing::Message() << S);
+    size_t Total = S.Global[0];
+    std::vector<cl_uint> In = pseudoRandomWords(Total, 77);
+    std::vector<cl_uint> Out(12 * Total);
+    cl_uint Source = 141;
+    MemRef InBuf(makeBufferFrom(In, CL_MEM_READ_ONLY));
+    MemRef OutBuf(makeBufferFrom(Out));
+    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &InBuf));
+    ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &OutBuf));
+    ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_uint), &Source));
+    ASSERT_NO_FATAL_FAILURE(enqueue(K, S));
+    ASSERT_CL_OK(readInto(OutBuf, Out));
+    for (const std::vector<size_t> &Group : groupsOf(S))
+      for (const std::vector<size_t> &Items : subGroupsOf(Group, SubGroup))
+        for (size_t L = 0; L < Items.size(); ++L) {
+          SCOPED_TRACE(testing::Message() << "sub-group local id " << L);
+          cl_uint X = In[Items[Source % Items.size()]];
+          const cl_uint *O = &Out[12 * Items[L]];
+          cl_uint Expected[12] = {
+              2u * uint8_t(X), uint16_t(X), X >> 16,   7, X, X + 3, X, X, X,
+              X % 64,          X % 1000,    cl_uint(L)};
+          for (int I = 0; I < 12; ++I)
+            ASSERT_EQ(O[I], Expected[I]) << "value " << I;
+        }
+  }
+}
+
 // cl_khr_subgroups's entry point answers like the core one (the
 // extension is not claimed, but the loader may still hand it out).
 TEST_P(Subgroups, ExtensionEntryPoint) {
