@@ -106,8 +106,6 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
   Desc.Target.Extensions.push_back("cl_khr_subgroup_shuffle_relative");
   Desc.Target.Extensions.push_back("cl_khr_subgroup_clustered_reduce");
   Desc.Target.Extensions.push_back("cl_khr_subgroup_extended_types");
-  Desc.Target.Extensions.push_back("cl_khr_subgroup_clustered_reduce");
-  Desc.Target.Extensions.push_back("cl_khr_subgroup_extended_types");
   // lib/kernel/dot.cl: version 2.0 of the extension, whose unpacked char4
   // and uchar4 forms have a feature macro of their own.
   Desc.Target.Extensions.push_back("cl_khr_integer_dot_product");
