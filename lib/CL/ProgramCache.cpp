@@ -19,8 +19,9 @@
 
 #include <cerrno>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <sys/stat.h>
 
 namespace weft {
@@ -72,17 +73,11 @@ std::string keyText(const ProgramText &Program, const std::string &Options,
 }
 
 bool readWholeFile(const std::string &Path, std::string &Out) {
-  FILE *F = fopen(Path.c_str(), "rb");
-  if (!F)
+  std::ifstream In(Path, std::ios::binary);
+  if (!In)
     return false;
-  Out.clear();
-  char Buffer[65536];
-  size_t N;
-  while ((N = fread(Buffer, 1, sizeof(Buffer), F)) > 0)
-    Out.append(Buffer, N);
-  bool OK = !ferror(F);
-  fclose(F);
-  return OK;
+  Out.assign(std::istreambuf_iterator<char>(In), {});
+  return !In.bad();
 }
 
 bool exists(const std::string &Path) {
