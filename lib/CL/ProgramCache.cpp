@@ -20,9 +20,9 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace weft {
 
@@ -72,12 +72,28 @@ std::string keyText(const ProgramText &Program, const std::string &Options,
   return std::move(W.Out);
 }
 
+/// The contents of the regular file at Path. Anything else there (a
+/// directory, a device) is not what the build read: false.
 bool readWholeFile(const std::string &Path, std::string &Out) {
-  std::ifstream In(Path, std::ios::binary);
-  if (!In)
+  int Fd = open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
     return false;
-  Out.assign(std::istreambuf_iterator<char>(In), {});
-  return !In.bad();
+  struct stat St;
+  bool OK = fstat(Fd, &St) == 0 && S_ISREG(St.st_mode);
+  Out.clear();
+  char Buffer[65536];
+  while (OK) {
+    ssize_t N = read(Fd, Buffer, sizeof(Buffer));
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0) {
+      OK = N == 0;
+      break;
+    }
+    Out.append(Buffer, static_cast<size_t>(N));
+  }
+  close(Fd);
+  return OK;
 }
 
 bool exists(const std::string &Path) {

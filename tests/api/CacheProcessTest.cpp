@@ -402,6 +402,27 @@ kernel void fill(global int *Out) { Out[get_global_id(0)] = VALUE; }
   EXPECT_EQ(run(Env, J), 0) << "a header next to the source";
 }
 
+// A header that became a directory: the kept build is not used and the
+// build fails as clang says, never taking the process down (found by
+// weft-fuzz-program-binary: the entry reader threw from its file read).
+TEST(CacheProcesses, HeaderReplacedByADirectoryFailsTheBuild) {
+  TempDir Temp;
+  const std::string &Dir = Temp.Path;
+  ASSERT_FALSE(Dir.empty());
+  std::vector<std::string> Env = {"WEFT_CACHE_DIR=" + Dir + "/cache",
+                                  "WEFT_KERNEL_CACHE="};
+  std::string Source = freshSource(R"CLC(
+#include "value.h"
+kernel void fill(global int *Out) { Out[get_global_id(0)] = VALUE; }
+)CLC");
+  Job J{Source, "-I " + Dir, three};
+  std::ofstream(Dir + "/value.h") << "#define VALUE 3\n";
+  EXPECT_EQ(run(Env, J), 0);
+  ASSERT_EQ(unlink((Dir + "/value.h").c_str()), 0);
+  ASSERT_EQ(mkdir((Dir + "/value.h").c_str(), 0755), 0);
+  EXPECT_EQ(run(Env, J), 12) << "12: the build failed; -1: the process died";
+}
+
 // Includes nested in a header, __has_include, and a relative -I path
 // from two working directories.
 TEST(CacheProcesses, EveryFileTheSearchMetIsChecked) {

@@ -101,7 +101,10 @@ void decode(const unsigned char *Data, size_t Size, const TargetDesc &T) {
 
 void decodeEntry(const uint8_t *Data, size_t Size, const TargetDesc &T) {
   std::string Why;
-  std::string Bytes(reinterpret_cast<const char *>(Data), Size);
+  // After the entry's version (1), so that random bytes reach the file
+  // list and the kept binary.
+  std::string Bytes("\x01\0\0\0", 4);
+  Bytes.append(reinterpret_cast<const char *>(Data), Size);
   if (!decodeKeptBuild(Bytes, T, Why) && Why.empty())
     fail("a program cache entry refused without a reason");
 }
