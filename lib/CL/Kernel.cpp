@@ -797,8 +797,8 @@ CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
       }
     } else if (Count) {
       size_t Largest = std::min(MaxWorkItems, Desc.MaxWorkItemSizes[0]);
-      size_t Size = std::min(Count <= Largest / S ? Count * S : Largest,
-                             Largest);
+      size_t Size =
+          std::min(Count <= Largest / S ? Count * S : Largest, Largest);
       if (SubGroupsOf(Size) == Count) {
         Local[0] = Size;
         Local[1] = Local[2] = 1;

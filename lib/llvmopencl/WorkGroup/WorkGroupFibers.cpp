@@ -115,8 +115,8 @@ void lowerBarriers(Function &WI, Value *Ctx) {
   Module &M = *WI.getParent();
   LLVMContext &C = M.getContext();
   auto Runtime = [&](const char *Name) {
-    FunctionCallee Callee = M.getOrInsertFunction(Name, Type::getVoidTy(C),
-                                                  PointerType::get(C, 0));
+    FunctionCallee Callee =
+        M.getOrInsertFunction(Name, Type::getVoidTy(C), PointerType::get(C, 0));
     if (auto *F = dyn_cast<Function>(Callee.getCallee()))
       F->addFnAttr(Attribute::NoUnwind);
     return Callee;
