@@ -264,6 +264,44 @@ struct Job {
 /// operation on a shared line) costs little next to running it.
 constexpr size_t MinChunkItems = 512;
 
+/// A chunk longer than this is worth splitting, since waking a worker for
+/// a piece costs less (a futex wake-up and a trip through the scheduler:
+/// tens of microseconds on a virtual machine).
+constexpr uint64_t SplitWorthNanos = 50000;
+
+/// What one work-group of a kernel took the last time it ran, by the
+/// kernel's code: a job's first chunk is timed, and the next launch of the
+/// same code splits its work-groups by it. Work-items differ in cost by
+/// orders of magnitude: 512 of RecursiveGaussian's column filter each run
+/// a loop over 512 rows, 2 ms in all, and as one minimal chunk they ran on
+/// one thread while the other core idled (and on a busy machine, waited
+/// whenever that thread lost its core). A direct-mapped table of words
+/// (a tag of the code's address, nanoseconds), read and written without a
+/// lock; a collision loses an estimate, nothing else.
+class GroupCosts {
+public:
+  uint32_t lookup(LauncherFn Code) const {
+    uint64_t Word = Slots[index(Code)].load(std::memory_order_relaxed);
+    return uint32_t(Word >> 32) == tag(Code) ? uint32_t(Word) : 0;
+  }
+  void record(LauncherFn Code, uint64_t Nanos) {
+    uint64_t Word =
+        uint64_t(tag(Code)) << 32 |
+        std::min<uint64_t>(std::max<uint64_t>(Nanos, 1), UINT32_MAX);
+    Slots[index(Code)].store(Word, std::memory_order_relaxed);
+  }
+
+private:
+  static uint64_t hash(LauncherFn Code) {
+    return uint64_t(reinterpret_cast<uintptr_t>(Code)) * 0x9e3779b97f4a7c15ull;
+  }
+  static size_t index(LauncherFn Code) { return hash(Code) >> 58; }
+  static uint32_t tag(LauncherFn Code) {
+    return uint32_t(hash(Code) >> 16) | 1;
+  }
+  std::atomic<uint64_t> Slots[64] = {};
+};
+
 class PthreadDevice final : public CpuDriver {
 public:
   /// A device of Workers threads; a sub-device passes the host cores it
@@ -341,6 +379,10 @@ public:
       for (unsigned D = 0; D < 3; ++D)
         GroupItems *= Cmd->Launch->LocalSize[D];
     J->MinChunk = std::max<size_t>(1, MinChunkItems / GroupItems);
+    if (IsKernel)
+      if (uint64_t Nanos = Costs.lookup(Cmd->Launch->Function.Launch))
+        J->MinChunk = std::min<size_t>(
+            J->MinChunk, std::max<uint64_t>(1, SplitWorthNanos / Nanos));
     J->split(MaxAwake);
     // Threads worth waking: one per minimal chunk, beyond the first.
     size_t Chunks = (J->Total + J->MinChunk - 1) / J->MinChunk;
@@ -500,12 +542,27 @@ private:
 
   void runChunk(Job &J, WorkerScratch &S, size_t Begin, size_t End) {
     Command &Cmd = *J.Cmd;
-    if (!J.Started.exchange(true))
+    const bool First = !J.Started.exchange(true);
+    if (First)
       commandRunning(Cmd);
-    if (Cmd.Kind == CommandKind::NDRangeKernel)
+    if (Cmd.Kind == CommandKind::NDRangeKernel) {
+      // The first chunk of a kernel is timed for the next launch's split;
+      // not a kernel of one work-group (an empty kernel's launch: 0.44 ->
+      // 0.50 us with two clock reads).
+      const bool Timed = First && J.Total > 1;
+      std::chrono::steady_clock::time_point Start;
+      if (Timed)
+        Start = std::chrono::steady_clock::now();
       S.runWorkGroups(*Cmd.Launch, Begin, End);
-    else
+      if (Timed)
+        Costs.record(Cmd.Launch->Function.Launch,
+                     std::chrono::duration_cast<std::chrono::nanoseconds>(
+                         std::chrono::steady_clock::now() - Start)
+                             .count() /
+                         (End - Begin));
+    } else {
       runTransfer(Cmd);
+    }
     if (J.Done.fetch_add(End - Begin) + (End - Begin) == J.Total) {
       // Every work-group has run: their printf records are complete.
       if (Cmd.Kind == CommandKind::NDRangeKernel)
@@ -558,6 +615,7 @@ private:
   /// how many may spin, and the shares a job is split into: one per core
   /// the process runs on (awakeLimit).
   const unsigned MaxAwake;
+  GroupCosts Costs;
   /// Jobs.size(), readable without Lock.
   std::atomic<size_t> JobCount{0};
   /// Jobs ever submitted: spinning workers watch it change.

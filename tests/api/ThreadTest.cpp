@@ -288,6 +288,26 @@ TEST_P(WorkerThreads, PinnedToCoresWhileBusy) {
     EXPECT_NEAR(Result[I], 1000.0f, 1.0f) << "work-item " << I;
 }
 
+// State[0]: work-groups in progress; State[1]: the most seen at once. A
+// group is in progress from its first work-item's start to its last one's
+// end, however its work-items are run. Runs counts each group's runs.
+const char *const WatchedSource =
+    "kernel void watched(volatile global int *State, global int *Runs,\n"
+    "                    global float *Out, int N) {\n"
+    "  if (get_local_id(0) == 0)\n"
+    "    atomic_max(&State[1], atomic_inc(&State[0]) + 1);\n"
+    "  barrier(CLK_GLOBAL_MEM_FENCE);\n"
+    "  float X = get_global_id(0);\n"
+    "  for (int I = 0; I < N; ++I)\n"
+    "    X = X * 0.999f + 1.0f;\n"
+    "  Out[get_global_id(0)] = X;\n"
+    "  barrier(CLK_GLOBAL_MEM_FENCE);\n"
+    "  if (get_local_id(0) == 0) {\n"
+    "    atomic_inc(&Runs[get_group_id(0)]);\n"
+    "    atomic_dec(&State[0]);\n"
+    "  }\n"
+    "}\n";
+
 // However many workers (WEFT_THREADS=16 in api.WorkerThreads.oversubscribed),
 // no more of them run work-groups at once than the process has CPUs: one
 // more would take turns on a core with another, and the command would
@@ -304,26 +324,7 @@ TEST_P(WorkerThreads, NoMoreRunningThanCores) {
   const size_t Cpus = CPU_COUNT(&Allowed);
   const size_t Units = deviceInfo<cl_uint>(Device, CL_DEVICE_MAX_COMPUTE_UNITS);
 
-  // State[0]: work-groups in progress; State[1]: the most seen at once.
-  // A group is in progress from its first work-item's start to its last
-  // one's end, however its work-items are run.
-  KernelRef K(makeKernel(
-      "kernel void watched(volatile global int *State, global int *Runs,\n"
-      "                    global float *Out, int N) {\n"
-      "  if (get_local_id(0) == 0)\n"
-      "    atomic_max(&State[1], atomic_inc(&State[0]) + 1);\n"
-      "  barrier(CLK_GLOBAL_MEM_FENCE);\n"
-      "  float X = get_global_id(0);\n"
-      "  for (int I = 0; I < N; ++I)\n"
-      "    X = X * 0.999f + 1.0f;\n"
-      "  Out[get_global_id(0)] = X;\n"
-      "  barrier(CLK_GLOBAL_MEM_FENCE);\n"
-      "  if (get_local_id(0) == 0) {\n"
-      "    atomic_inc(&Runs[get_group_id(0)]);\n"
-      "    atomic_dec(&State[0]);\n"
-      "  }\n"
-      "}\n",
-      "watched"));
+  KernelRef K(makeKernel(WatchedSource, "watched"));
   ASSERT_NE(K.get(), nullptr);
   const size_t Local = 64, Groups = 512, Items = Local * Groups;
   const cl_int N = 1000;
@@ -372,6 +373,61 @@ TEST_P(WorkerThreads, NoMoreRunningThanCores) {
     EXPECT_NEAR(Result[I], Expected, 1.0 + 1e-3 * Expected)
         << "work-item " << I;
   }
+}
+
+// A kernel of fewer work-items than the device hands out in one piece (512)
+// still runs on several threads once its work-items prove expensive: 8
+// groups of 64 work-items, each group about a millisecond. The first
+// launch teaches the device what a group costs; the later ones must have
+// two groups in progress at once (as RecursiveGaussian's column filter,
+// 512 work-items of 512 rows each, ran on one thread before).
+TEST_P(WorkerThreads, ExpensiveGroupsAreSpread) {
+  if (platformUnderTestName() != "Weft" ||
+      deviceString(Device, CL_DEVICE_NAME).rfind("pthread-", 0) != 0)
+    GTEST_SKIP() << "not Weft's pthread device";
+  cpu_set_t Allowed;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(Allowed), &Allowed), 0);
+  if (CPU_COUNT(&Allowed) < 2 ||
+      deviceInfo<cl_uint>(Device, CL_DEVICE_MAX_COMPUTE_UNITS) < 2)
+    GTEST_SKIP() << "one CPU or one worker";
+  KernelRef K(makeKernel(WatchedSource, "watched"));
+  ASSERT_NE(K.get(), nullptr);
+  const size_t Local = 64, Groups = 8, Items = Local * Groups;
+  const cl_int N = 2000000;
+  MemRef State(makeBufferFrom(std::vector<cl_int>(2, 0)));
+  MemRef Runs(makeBufferFrom(std::vector<cl_int>(Groups, 0)));
+  MemRef Out(makeBuffer(CL_MEM_WRITE_ONLY, Items * sizeof(float)));
+  ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &State));
+  ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &Runs));
+  ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_mem), &Out));
+  ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(cl_int), &N));
+  // Waited for by a completion callback: a thread in clFinish or polling
+  // the status would run part of the kernel itself.
+  const int Launches = 4;
+  for (int L = 0; L < Launches; ++L) {
+    static std::atomic<bool> Done;
+    Done = false;
+    EventRef E;
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &Items, &Local, 0,
+                                        nullptr, E.out()));
+    ASSERT_CL_OK(clSetEventCallback(
+        E, CL_COMPLETE, [](cl_event, cl_int, void *) { Done = true; },
+        nullptr));
+    ASSERT_CL_OK(clFlush(Queue));
+    auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!Done && std::chrono::steady_clock::now() < Deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ASSERT_TRUE(Done) << "launch " << L << " did not complete in 60 s";
+  }
+  ASSERT_CL_OK(clFinish(Queue));
+  std::vector<cl_int> Seen(2), Counts(Groups);
+  ASSERT_CL_OK(readInto(State, Seen));
+  ASSERT_CL_OK(readInto(Runs, Counts));
+  EXPECT_EQ(Seen[0], 0);
+  EXPECT_GE(Seen[1], 2) << "the 8 work-groups ran one at a time in " << Launches
+                        << " launches";
+  for (size_t G = 0; G < Groups; ++G)
+    EXPECT_EQ(Counts[G], Launches) << "work-group " << G;
 }
 
 // The device's compute units go on the CPUs the process may use, and so do
