@@ -140,6 +140,31 @@ TEST_P(Barriers, WorkGroupBarrierOpenCLC30) {
       {{0, 0}}, false, SIZE_MAX, "-cl-std=CL3.0");
 }
 
+// Work-items that loop forever after a barrier (the loop's condition is an
+// assignment): the region after it reaches no barrier and no return. The
+// build measures the kernel through the region method, which crashed the
+// process on it (found by weft-fuzz-build-source). The kernel is built and
+// queried, never run.
+TEST_P(Barriers, EndlessRegionAfterABarrierBuilds) {
+  const char *Source = R"CLC(
+kernel void endless(global float *buf, global float *sum,
+                    global const float *in, int k, local float *scratch) {
+  size_t g = get_global_id(0), l = get_local_id(0);
+  scratch[l] = in[g * 4];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  float s = scratch[(l + 1) % get_local_size(0)];
+  for (int i = 0; i = 4; ++i) {
+    buf[g * 2 + i] = in[g * 4 + i] * 2.0f;
+    s += buf[g * 4 + k];
+  }
+  sum[g] = s;
+}
+)CLC";
+  KernelRef K(makeKernel(Source, "endless"));
+  ASSERT_NE(K.get(), nullptr);
+  EXPECT_GE(kernelMaxWorkGroup(K), 1u);
+}
+
 TEST_P(Barriers, ForLoop) {
   check1D(
       "loop_for",

@@ -924,8 +924,14 @@ private:
       LatchBr[D]->setMetadata(LLVMContext::MD_loop,
                               makeParallelLoopID(C, Groups[D]));
 
-    // On to the region of the barrier reached.
+    // On to the region of the barrier reached. A region that reaches none
+    // (its work-items loop forever: no barrier and no return ahead) has no
+    // way on.
     B.SetInsertPoint(After);
+    if (R.Next.empty()) {
+      B.CreateUnreachable();
+      return;
+    }
     if (R.Next.size() == 1) {
       B.CreateBr(TargetOf(R.Next[0]));
       return;
