@@ -10,14 +10,13 @@
 // finishes the last piece completes the command. Transfers are jobs of one
 // work-group. The device lock is taken to find a job, not per claim.
 //
-// No more workers are awake than cores (MaxAwake): with more workers than
-// cores (WEFT_THREADS=8 on 2 cores), each one woken beyond the cores takes
-// turns with one that holds a claimed piece, and the command waits a
-// scheduler slice for whichever lost its core. In a chain of dependent
-// launches, where the worker completing one command submits the next,
-// that was every launch: FloydWarshall --size 1024 took 179 ms with 8
-// workers, 100 ms with 2. Workers beyond the shares (and helping threads)
-// claim minimal chunks only.
+// With more workers than cores (WEFT_THREADS=8 on 2 cores) a job still has
+// one share per core (CoreCount): workers beyond the shares, and helping
+// threads, claim minimal chunks only, so one that loses its core holds
+// back little. (Capping the awake workers at the cores instead made
+// FloydWarshall --size 1024 with 8 workers slower, 191 -> 208 ms, and on
+// a machine busy with other processes it gave up the CPU share the extra
+// threads win there, 190 -> 300 ms.)
 //
 // Launch latency is two hand-offs between threads: the application's
 // enqueue to a worker, and the worker's completion to the application
@@ -85,11 +84,9 @@ unsigned workerCount() {
   return hostTopology().AvailableCores;
 }
 
-/// How many of Workers threads may be awake at once: one per core the
-/// scheduler runs this process on (a sub-device: per distinct core of its
-/// own). More only take turns on the cores, and every turn leaves a claimed
-/// chunk waiting for a thread that lost its core.
-unsigned awakeLimit(unsigned Workers, const std::vector<unsigned> *HostCores) {
+/// How many of Workers threads the scheduler can run at once: one per core
+/// this process runs on (a sub-device: per distinct core of its own).
+unsigned coreLimit(unsigned Workers, const std::vector<unsigned> *HostCores) {
   unsigned Cores = hostTopology().AvailableCores;
   if (HostCores) {
     std::vector<unsigned> Distinct(*HostCores);
@@ -309,7 +306,7 @@ public:
   explicit PthreadDevice(unsigned Workers,
                          const std::vector<unsigned> *HostCores = nullptr)
       : CpuDriver("pthread", Workers),
-        MaxAwake(awakeLimit(Workers, HostCores)) {
+        CoreCount(coreLimit(Workers, HostCores)) {
     if (HostCores) {
       Cores = *HostCores;
       Pinned = true;
@@ -317,7 +314,7 @@ public:
       // More workers than cores (WEFT_THREADS) share cores however they
       // are placed; pinned, they could not move off a core that another
       // process or worker holds.
-      PinWhenBusy = pinRootWorkers() && Workers <= MaxAwake;
+      PinWhenBusy = pinRootWorkers() && Workers <= CoreCount;
       // What the workers inherit, and get back when they let go.
       if (sched_getaffinity(0, sizeof(Inherited), &Inherited) != 0)
         PinWhenBusy = false;
@@ -383,33 +380,26 @@ public:
       if (uint64_t Nanos = Costs.lookup(Cmd->Launch->Function.Launch))
         J->MinChunk = std::min<size_t>(
             J->MinChunk, std::max<uint64_t>(1, SplitWorthNanos / Nanos));
-    J->split(MaxAwake);
+    J->split(CoreCount);
     // Threads worth waking: one per minimal chunk, beyond the first.
     size_t Chunks = (J->Total + J->MinChunk - 1) / J->MinChunk;
-    // A worker completing the command before this one (a chain of
-    // dependent launches) takes this one as soon as it returns.
-    size_t Idle = CurrentDevice == this ? 1 : 0;
-    size_t Wanted;
+    unsigned Asleep, Spinning;
     {
       std::lock_guard<std::mutex> Guard(Lock);
       Jobs.push_back(std::move(J));
       JobCount.store(Jobs.size(), std::memory_order_relaxed);
+      Asleep = Sleepers;
       // Read under Lock: a spinner that stops spinning takes Lock next, so
       // it is either still counted here and finds this job, or asleep.
-      Idle += Spinners.load(std::memory_order_relaxed);
-      // Spinning workers see Queued change and take the first chunks; only
-      // sleepers need a system call, for the chunks left, and only while
-      // fewer workers than cores are awake: those running other commands
-      // hold cores too, and a worker woken beyond the cores (WEFT_THREADS
-      // above the core count) takes turns with one holding a chunk. A
-      // woken sleeper counts as awake before it runs.
-      size_t Asleep = Sleepers - Waking;
-      size_t Awake = Threads.size() - Asleep;
-      Wanted = std::min<size_t>({Chunks > Idle ? Chunks - Idle : 0, Asleep,
-                                 MaxAwake > Awake ? MaxAwake - Awake : 0});
-      Waking += Wanted;
+      Spinning = std::min(Spinners.load(std::memory_order_relaxed), CoreCount);
     }
     Queued.fetch_add(1, std::memory_order_release);
+    // Spinning workers see Queued change and take the first chunks; only
+    // sleepers need a system call, for the chunks left, and no more of
+    // them than cores left (WEFT_THREADS above the core count: more would
+    // only take turns).
+    size_t Wanted = std::min<size_t>({Chunks > Spinning ? Chunks - Spinning : 0,
+                                      Asleep, size_t(CoreCount - Spinning)});
     for (size_t I = 0; I < Wanted; ++I)
       Wake.notify_one();
   }
@@ -494,11 +484,6 @@ private:
             return Stopping || Queued.load(std::memory_order_acquire) != Seen;
           });
           --Sleepers;
-          // Woken by submit(), or, rarely, on its own after a submit() that
-          // woke nobody: then the count is one short until the woken one
-          // returns, and a submit() meanwhile may wake one worker too many.
-          if (Waking)
-            --Waking;
           SpinUntil = spinDeadline();
           continue;
         }
@@ -524,10 +509,10 @@ private:
     }
   }
 
-  /// One of the MaxAwake places of spinning workers; false when taken.
+  /// One of the CoreCount places of spinning workers; false when taken.
   bool takeSpinSlot() {
     unsigned N = Spinners.load(std::memory_order_relaxed);
-    while (N < MaxAwake)
+    while (N < CoreCount)
       if (Spinners.compare_exchange_weak(N, N + 1, std::memory_order_relaxed))
         return true;
     return false;
@@ -572,7 +557,6 @@ private:
   }
 
   void serve(WorkerScratch &S, size_t Self) {
-    CurrentDevice = this;
     cpu_set_t Own;
     bool CanPin = PinWhenBusy && coreSet(Cores[Self], Own);
     bool OnCore = false;
@@ -611,27 +595,20 @@ private:
   std::deque<std::shared_ptr<Job>> Jobs;
   /// Workers spinning now.
   std::atomic<unsigned> Spinners{0};
-  /// How many workers may be awake (running jobs or spinning) at once, and
-  /// how many may spin, and the shares a job is split into: one per core
-  /// the process runs on (awakeLimit).
-  const unsigned MaxAwake;
+  /// Cores the workers run on (coreLimit): how many may spin at once, how
+  /// many sleepers a job wakes at most, the shares a job is split into.
+  const unsigned CoreCount;
   GroupCosts Costs;
   /// Jobs.size(), readable without Lock.
   std::atomic<size_t> JobCount{0};
   /// Jobs ever submitted: spinning workers watch it change.
   std::atomic<uint64_t> Queued{0};
-  /// Workers blocked on Wake, and how many of them submit() has woken
-  /// that have not returned yet (both guarded by Lock).
+  /// Workers blocked on Wake (guarded by Lock).
   unsigned Sleepers = 0;
-  unsigned Waking = 0;
   bool Stopping = false;
   std::vector<std::unique_ptr<WorkerScratch>> Scratch;
   std::vector<std::thread> Threads;
-  /// The device whose worker the calling thread is, if any.
-  static thread_local const PthreadDevice *CurrentDevice;
 };
-
-thread_local const PthreadDevice *PthreadDevice::CurrentDevice = nullptr;
 
 } // namespace
 
