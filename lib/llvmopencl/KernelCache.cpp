@@ -357,15 +357,25 @@ void KernelCache::store(const Key &K,
   std::string Final = pathFor(K);
   std::string Temp = Directory + "/.tmp-" + std::to_string(getpid()) + "-" +
                      std::to_string(Serial++);
+  // A read-only or full directory fails every store alike: said once, and
+  // the process goes on compiling in memory.
+  auto Failed = [this](const char *What) {
+    int Errno = errno;
+    if (!StoreFailed.exchange(true))
+      WEFT_LOG(DebugCompile,
+               "kernel cache: cannot %s in %s (%s); compiled code stays in "
+               "memory",
+               What, Directory.c_str(), strerror(Errno));
+  };
   FILE *F = fopen(Temp.c_str(), "wb");
   if (!F) {
-    WEFT_LOG(DebugCompile, "kernel cache: cannot write %s", Temp.c_str());
+    Failed("create entries");
     return;
   }
   bool Ok = fwrite(Bytes.data(), 1, Bytes.size(), F) == Bytes.size();
   Ok = fclose(F) == 0 && Ok;
   if (!Ok || rename(Temp.c_str(), Final.c_str()) != 0) {
-    WEFT_LOG(DebugCompile, "kernel cache: cannot store %s", Final.c_str());
+    Failed("store entries");
     unlink(Temp.c_str());
     return;
   }

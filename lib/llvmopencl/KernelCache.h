@@ -91,6 +91,8 @@ private:
 
   mutable std::atomic<uint64_t> Hits{0};
   mutable std::atomic<uint64_t> Scans{0};
+  /// A store has failed (and said so) in this process.
+  mutable std::atomic<bool> StoreFailed{false};
   /// One size-record update at a time in this process.
   mutable std::mutex RecordLock;
   mutable std::mutex AdoptedLock;

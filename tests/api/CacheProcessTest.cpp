@@ -9,7 +9,8 @@
 //     files, and a later process is served from what they stored.
 //   * A cache directory that cannot be created degrades to compiling in
 //     memory, with one WEFT_DEBUG line saying so, never an error.
-//   * WEFT_KERNEL_CACHE=0 writes nothing at all.
+//   * WEFT_KERNEL_CACHE=0 writes nothing at all; a full or read-only cache
+//     directory degrades to compiling in memory, with one WEFT_DEBUG line.
 //   * An included header that changed between two builds of the same
 //     source text never brings back the old code, nor does one that the
 //     search would now find first; a kept build (the program cache) skips
@@ -22,14 +23,18 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
+#include <sched.h>
 #include <sstream>
 #include <string>
+#include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -42,7 +47,9 @@ namespace {
 /// platform under test, run kernel "fill" over 4096 work-items in groups
 /// of Local, compare with Expected(I), and write the program's binary to
 /// BinaryOut and its build log to LogOut if given. Cwd: the working
-/// directory to build in, if not the test's.
+/// directory to build in, if not the test's. FileSizeLimit: no file this
+/// process writes may grow past it (a full disk, as writes see it).
+/// ReadOnlyDir: a directory this process sees read-only.
 struct Job {
   std::string Source;
   std::string Options;
@@ -52,7 +59,22 @@ struct Job {
   std::string BinaryOut;
   std::string LogOut;
   std::string Cwd;
+  rlim_t FileSizeLimit = 0;
+  std::string ReadOnlyDir;
 };
+
+/// Makes Dir read-only for this process: its mode for an ordinary user
+/// (root ignores modes), a read-only bind mount in a mount namespace of
+/// its own for root. False when neither is possible here.
+bool makeReadOnly(const std::string &Dir) {
+  if (geteuid() != 0)
+    return chmod(Dir.c_str(), 0555) == 0;
+  return unshare(CLONE_NEWNS) == 0 &&
+         mount("none", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0 &&
+         mount(Dir.c_str(), Dir.c_str(), nullptr, MS_BIND, nullptr) == 0 &&
+         mount(nullptr, Dir.c_str(), nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY,
+               nullptr) == 0;
+}
 
 /// Runs J in this (child) process; the exit status says how it went (0:
 /// right results).
@@ -60,6 +82,16 @@ int runJob(const Job &J) {
   const size_t N = 4096;
   if (!J.Cwd.empty() && chdir(J.Cwd.c_str()) != 0)
     return 17;
+  if (!J.ReadOnlyDir.empty() && !makeReadOnly(J.ReadOnlyDir))
+    return 18;
+  if (J.FileSizeLimit) {
+    // Writes past the limit then fail with EFBIG, as on a full disk with
+    // ENOSPC, instead of ending the process.
+    signal(SIGXFSZ, SIG_IGN);
+    rlimit Limit = {J.FileSizeLimit, J.FileSizeLimit};
+    if (setrlimit(RLIMIT_FSIZE, &Limit) != 0)
+      return 19;
+  }
   cl_uint Count = 0;
   if (clGetPlatformIDs(0, nullptr, &Count) != CL_SUCCESS || !Count)
     return 10;
@@ -309,6 +341,47 @@ TEST(CacheProcesses, CacheOffWritesNothing) {
                 {freshSource(SquarePlusOne), "", squarePlusOne}),
             0);
   EXPECT_TRUE(listDir(Cache).empty()) << "files written with the cache off";
+}
+
+// A cache directory that is full or read-only: every store fails, the
+// process says so once (WEFT_DEBUG) and computes right results from code
+// compiled in memory, and nothing is left half-written.
+TEST(CacheProcesses, FullCacheDirectoryCompilesInMemory) {
+  TempDir Temp;
+  const std::string &Dir = Temp.Path;
+  ASSERT_FALSE(Dir.empty());
+  std::string Cache = Dir + "/cache", Log = Dir + "/stderr.txt";
+  Job J{freshSource(SquarePlusOne), "", squarePlusOne};
+  // Entries of compiled code and of the program's build are larger.
+  J.FileSizeLimit = 2048;
+  EXPECT_EQ(run({"WEFT_CACHE_DIR=" + Cache,
+                 "WEFT_KERNEL_CACHE=", "WEFT_DEBUG=compile"},
+                J, Log),
+            0);
+  EXPECT_EQ(countLines(Log, "compiled code stays in memory"), 1)
+      << "one WEFT_DEBUG line says the stores failed";
+  EXPECT_EQ(countPrefix(listDir(Cache), ".tmp-"), 0u)
+      << "a half-written entry was left";
+}
+
+TEST(CacheProcesses, ReadOnlyCacheDirectoryCompilesInMemory) {
+  TempDir Temp;
+  const std::string &Dir = Temp.Path;
+  ASSERT_FALSE(Dir.empty());
+  std::string Cache = Dir + "/cache", Log = Dir + "/stderr.txt";
+  ASSERT_EQ(mkdir(Cache.c_str(), 0755), 0);
+  Job J{freshSource(SquarePlusOne), "", squarePlusOne};
+  J.ReadOnlyDir = Cache;
+  int Status = run(
+      {"WEFT_CACHE_DIR=" + Cache, "WEFT_KERNEL_CACHE=", "WEFT_DEBUG=compile"},
+      J, Log);
+  if (Status == 18)
+    GTEST_SKIP() << "cannot make a directory read-only here (root without "
+                    "a mount namespace of its own)";
+  EXPECT_EQ(Status, 0);
+  EXPECT_EQ(countLines(Log, "compiled code stays in memory"), 1)
+      << "one WEFT_DEBUG line says the stores failed";
+  EXPECT_TRUE(listDir(Cache).empty());
 }
 
 int three(size_t) { return 3; }
