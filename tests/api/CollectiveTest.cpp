@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CollectiveResults.h"
 #include "TestCommon.h"
 
 #include <algorithm>
@@ -221,12 +222,6 @@ protected:
     ASSERT_CL_OK(readInto(OutBuf, Out));
     ASSERT_CL_OK(readInto(PredBuf, Pred));
 
-    const Host Largest = std::numeric_limits<Host>::has_infinity
-                             ? std::numeric_limits<Host>::infinity()
-                             : std::numeric_limits<Host>::max();
-    const Host Smallest = std::numeric_limits<Host>::has_infinity
-                              ? -std::numeric_limits<Host>::infinity()
-                              : std::numeric_limits<Host>::lowest();
     size_t Groups[3];
     for (int D = 0; D < 3; ++D)
       Groups[D] = (Global[D] + Local[D] - 1) / Local[D];
@@ -245,38 +240,12 @@ protected:
       size_t BLinear = (B[2] * Size[1] + B[1]) * Size[0] + B[0];
       if (WorkDim == 1)
         BLinear = B[0];
-      Host Sum = 0, Min = Largest, Max = Smallest;
-      bool All = true, Any = false;
-      for (size_t G : Items) {
-        Sum = Host(Sum + In[G]);
-        Min = std::min(Min, In[G]);
-        Max = std::max(Max, In[G]);
-        All = All && In[G] > Host(0);
-        Any = Any || In[G] > Host(0);
-      }
-      Host ESum = 0, EMin = Largest, EMax = Smallest;
-      for (size_t L = 0; L < Items.size(); ++L) {
-        size_t G = Items[L];
-        SCOPED_TRACE(testing::Message() << "group " << GroupIndex
-                                        << ", local linear id " << L);
-        const Dev *O = &Out[10 * G];
-        ASSERT_EQ(Ty.ToHost(O[0]), Sum) << "reduce_add";
-        ASSERT_EQ(Ty.ToHost(O[1]), Min) << "reduce_min";
-        ASSERT_EQ(Ty.ToHost(O[2]), Max) << "reduce_max";
-        ASSERT_EQ(Ty.ToHost(O[3]), ESum) << "scan_exclusive_add";
-        ASSERT_EQ(Ty.ToHost(O[4]), EMin) << "scan_exclusive_min";
-        ASSERT_EQ(Ty.ToHost(O[5]), EMax) << "scan_exclusive_max";
-        ESum = Host(ESum + In[G]);
-        EMin = std::min(EMin, In[G]);
-        EMax = std::max(EMax, In[G]);
-        ASSERT_EQ(Ty.ToHost(O[6]), ESum) << "scan_inclusive_add";
-        ASSERT_EQ(Ty.ToHost(O[7]), EMin) << "scan_inclusive_min";
-        ASSERT_EQ(Ty.ToHost(O[8]), EMax) << "scan_inclusive_max";
-        ASSERT_EQ(Ty.ToHost(O[9]), In[Items[BLinear]])
-            << "broadcast from " << B[0] << "," << B[1] << "," << B[2];
-        ASSERT_EQ(Pred[2 * G], All ? 1 : 0) << "all";
-        ASSERT_EQ(Pred[2 * G + 1], Any ? 1 : 0) << "any";
-      }
+      SCOPED_TRACE(testing::Message()
+                   << "group " << GroupIndex << ", broadcast from " << B[0]
+                   << "," << B[1] << "," << B[2]);
+      checkCollectiveResults(Ty, In, Out, Pred, Items, BLinear);
+      if (HasFatalFailure())
+        return;
     }
   }
 

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CollectiveResults.h"
 #include "TestCommon.h"
 
 #include <CL/cl_ext.h>
@@ -283,12 +284,6 @@ protected:
     ASSERT_CL_OK(readInto(OutBuf, Out));
     ASSERT_CL_OK(readInto(PredBuf, Pred));
 
-    const Host Largest = std::numeric_limits<Host>::has_infinity
-                             ? std::numeric_limits<Host>::infinity()
-                             : std::numeric_limits<Host>::max();
-    const Host Smallest = std::numeric_limits<Host>::has_infinity
-                              ? -std::numeric_limits<Host>::infinity()
-                              : std::numeric_limits<Host>::lowest();
     std::vector<std::vector<size_t>> Members = groupsOf(S);
     const size_t SubGroup = subGroupSize(K);
     for (size_t Group = 0; Group < Members.size(); ++Group) {
@@ -297,39 +292,11 @@ protected:
       for (size_t Id = 0; Id < SubGroups.size(); ++Id) {
         const std::vector<size_t> &Items = SubGroups[Id];
         size_t From = (Source + 5 * Group + 3 * Id) % Items.size();
-        Host Sum = 0, Min = Largest, Max = Smallest;
-        bool All = true, Any = false;
-        for (size_t G : Items) {
-          Sum = Host(Sum + In[G]);
-          Min = std::min(Min, In[G]);
-          Max = std::max(Max, In[G]);
-          All = All && In[G] > Host(0);
-          Any = Any || In[G] > Host(0);
-        }
-        Host ESum = 0, EMin = Largest, EMax = Smallest;
-        for (size_t L = 0; L < Items.size(); ++L) {
-          size_t G = Items[L];
-          SCOPED_TRACE(testing::Message()
-                       << "group " << Group << ", sub-group " << Id
-                       << ", sub-group local id " << L);
-          const Dev *O = &Out[10 * G];
-          ASSERT_EQ(Ty.ToHost(O[0]), Sum) << "reduce_add";
-          ASSERT_EQ(Ty.ToHost(O[1]), Min) << "reduce_min";
-          ASSERT_EQ(Ty.ToHost(O[2]), Max) << "reduce_max";
-          ASSERT_EQ(Ty.ToHost(O[3]), ESum) << "scan_exclusive_add";
-          ASSERT_EQ(Ty.ToHost(O[4]), EMin) << "scan_exclusive_min";
-          ASSERT_EQ(Ty.ToHost(O[5]), EMax) << "scan_exclusive_max";
-          ESum = Host(ESum + In[G]);
-          EMin = std::min(EMin, In[G]);
-          EMax = std::max(EMax, In[G]);
-          ASSERT_EQ(Ty.ToHost(O[6]), ESum) << "scan_inclusive_add";
-          ASSERT_EQ(Ty.ToHost(O[7]), EMin) << "scan_inclusive_min";
-          ASSERT_EQ(Ty.ToHost(O[8]), EMax) << "scan_inclusive_max";
-          ASSERT_EQ(Ty.ToHost(O[9]), In[Items[From]])
-              << "broadcast from " << From;
-          ASSERT_EQ(Pred[2 * G], All ? 1 : 0) << "all";
-          ASSERT_EQ(Pred[2 * G + 1], Any ? 1 : 0) << "any";
-        }
+        SCOPED_TRACE(testing::Message()
+                     << "group " << Group << ", sub-group " << Id);
+        checkCollectiveResults(Ty, In, Out, Pred, Items, From);
+        if (HasFatalFailure())
+          return;
       }
     }
   }
