@@ -31,7 +31,8 @@ void checkCollectiveResults(const Info &Ty,
                             size_t Broadcast) {
   using Host = typename Info::Host;
   using Limits = std::numeric_limits<Host>;
-  const Host Largest = Limits::has_infinity ? Limits::infinity() : Limits::max();
+  const Host Largest =
+      Limits::has_infinity ? Limits::infinity() : Limits::max();
   const Host Smallest =
       Limits::has_infinity ? -Limits::infinity() : Limits::lowest();
   Host Sum = 0, Min = Largest, Max = Smallest;
