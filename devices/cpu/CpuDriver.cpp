@@ -106,6 +106,14 @@ CpuDriver::CpuDriver(const char *DriverName, unsigned ComputeUnits) {
   Desc.Target.Extensions.push_back("cl_khr_subgroup_shuffle_relative");
   Desc.Target.Extensions.push_back("cl_khr_subgroup_clustered_reduce");
   Desc.Target.Extensions.push_back("cl_khr_subgroup_extended_types");
+  Desc.Target.Extensions.push_back("cl_khr_subgroup_rotate");
+  // The non-uniform ones act on the work-items that call them together:
+  // the fallback work-group method's scheduler finds them where a kernel
+  // calls them under work-item-dependent control
+  // (ResolveNonUniformSubGroups.cpp).
+  Desc.Target.Extensions.push_back("cl_khr_subgroup_non_uniform_vote");
+  Desc.Target.Extensions.push_back("cl_khr_subgroup_ballot");
+  Desc.Target.Extensions.push_back("cl_khr_subgroup_non_uniform_arithmetic");
   // lib/kernel/dot.cl: version 2.0 of the extension, whose unpacked char4
   // and uchar4 forms have a feature macro of their own.
   Desc.Target.Extensions.push_back("cl_khr_integer_dot_product");

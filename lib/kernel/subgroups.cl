@@ -453,3 +453,383 @@ DEF_SG_CLUSTERED_ARITH(half, fmin, fmax)
 DEF_SG_CLUSTERED_INIT(int, logical_and, WEFT_LAND, WEFT_TRUTH)
 DEF_SG_CLUSTERED_INIT(int, logical_or, WEFT_LOR, WEFT_TRUTH)
 DEF_SG_CLUSTERED_INIT(int, logical_xor, WEFT_LXOR, WEFT_TRUTH)
+
+// cl_khr_subgroup_rotate: a shuffle by a delta that wraps at the maximum
+// sub-group size (in a shorter sub-group a source past its end is
+// undefined: the caller's own value, as in the shuffles) or within clusters
+// of ClusterSize consecutive local ids.
+#define DEF_SG_ROTATES(T)                                                      \
+  T WEFT_OVL sub_group_rotate(T X, int Delta) {                                \
+    const uint N = get_max_sub_group_size();                                   \
+    const uint D = (uint)(Delta % (int)N + (int)N);                            \
+    return weft_sg_exchange_##T(X, (get_sub_group_local_id() + D) % N);        \
+  }                                                                            \
+  T WEFT_OVL sub_group_clustered_rotate(T X, int Delta, uint ClusterSize) {    \
+    const uint C = max(ClusterSize, 1u), Lid = get_sub_group_local_id();       \
+    const uint From = Lid / C * C;                                             \
+    const uint D = (uint)(Delta % (int)C + (int)C);                            \
+    return weft_sg_exchange_##T(X, From + (Lid - From + D) % C);               \
+  }
+
+DEF_SG_ROTATES(char)
+DEF_SG_ROTATES(uchar)
+DEF_SG_ROTATES(short)
+DEF_SG_ROTATES(ushort)
+DEF_SG_ROTATES(int)
+DEF_SG_ROTATES(uint)
+DEF_SG_ROTATES(long)
+DEF_SG_ROTATES(ulong)
+DEF_SG_ROTATES(float)
+DEF_SG_ROTATES(double)
+DEF_SG_ROTATES(half)
+
+// The non-uniform sub-group functions (cl_khr_subgroup_non_uniform_vote,
+// _ballot, _non_uniform_arithmetic) act on the work-items of the sub-group
+// that call them together: the active ones, which under a condition that
+// differs within the sub-group are fewer than its size. Each asks
+// __weft_sub_group_uniform_here() first, which ResolveNonUniformSubGroups
+// answers per call once the kernel is one work-item function:
+//
+//  - 1 where every work-item of the group runs the call (a block that is
+//    not divergent): the whole sub-group is active, and the values travel
+//    through the work-group scratch between two sub-group barriers, as in
+//    the shuffles;
+//  - 0 elsewhere: __weft_sub_group_converge() hands the value to the
+//    fallback method's scheduler, which resumes the work-items of a
+//    sub-group waiting at the same call together once none of that
+//    sub-group can run on, with the set's mask and values
+//    (FiberRuntime.cpp).
+//
+// The steps below fold the active values in ascending local id order.
+
+int __weft_sub_group_uniform_here(void);
+void __weft_sub_group_converge(ulong Value);
+uint __weft_sub_group_converged_mask(uint Word);
+ulong __weft_sub_group_converged_value(uint SubGroupLocalId);
+
+static void weft_nu_enter(int Uniform, ulong X) {
+  if (Uniform) {
+    __weft_work_group_scratch()[1 + weft_sg_linear_id()] = X;
+    weft_sg_sync();
+  } else {
+    __weft_sub_group_converge(X);
+  }
+}
+
+/// Word W of the active set's mask, bit I standing for sub-group local id
+/// 32 * W + I.
+static uint weft_nu_mask(int Uniform, uint W) {
+  if (!Uniform)
+    return __weft_sub_group_converged_mask(W);
+  const uint N = get_sub_group_size(), Low = 32 * W;
+  if (N <= Low)
+    return 0;
+  return N - Low >= 32 ? ~0u : (1u << (N - Low)) - 1;
+}
+
+static uint4 weft_nu_mask4(int Uniform) {
+  return (uint4)(weft_nu_mask(Uniform, 0), weft_nu_mask(Uniform, 1),
+                 weft_nu_mask(Uniform, 2), weft_nu_mask(Uniform, 3));
+}
+
+/// The value the active work-item of sub-group local id I entered.
+static ulong weft_nu_value(int Uniform, uint I) {
+  if (Uniform)
+    return __weft_work_group_scratch()[1 + weft_sg_first() + I];
+  return __weft_sub_group_converged_value(I);
+}
+
+/// The sub-group barrier that keeps the slots until all have read them;
+/// the fallback's values stay until every work-item of the set has moved
+/// on.
+static void weft_nu_leave(int Uniform) {
+  if (Uniform)
+    weft_sg_sync();
+}
+
+static int weft_nu_bit(uint4 M, uint I) {
+  return I < 128 && ((M[I / 32] >> (I % 32)) & 1);
+}
+
+static uint weft_nu_lowest(uint4 M) {
+  for (uint W = 0; W < 4; ++W)
+    if (M[W])
+      return 32 * W + ctz(M[W]);
+  return 0;
+}
+
+#define DEF_NU_BITS(T)                                                         \
+  static ulong weft_nu_pack_##T(T X) {                                         \
+    ulong B = 0;                                                               \
+    *(__private T *)&B = X;                                                    \
+    return B;                                                                  \
+  }                                                                            \
+  static T weft_nu_unpack_##T(ulong B) { return *(__private T *)&B; }
+
+DEF_NU_BITS(char)
+DEF_NU_BITS(uchar)
+DEF_NU_BITS(short)
+DEF_NU_BITS(ushort)
+DEF_NU_BITS(int)
+DEF_NU_BITS(uint)
+DEF_NU_BITS(long)
+DEF_NU_BITS(ulong)
+DEF_NU_BITS(float)
+DEF_NU_BITS(double)
+DEF_NU_BITS(half)
+
+// cl_khr_subgroup_non_uniform_arithmetic.
+#define DEF_NU_OP(T, Name, Op, Identity)                                       \
+  T WEFT_OVL sub_group_non_uniform_reduce_##Name(T X) {                        \
+    const int U = __weft_sub_group_uniform_here();                             \
+    weft_nu_enter(U, weft_nu_pack_##T(X));                                     \
+    const uint4 M = weft_nu_mask4(U);                                          \
+    T Acc = Identity;                                                          \
+    for (uint I = 0; I < 128; ++I)                                             \
+      if (weft_nu_bit(M, I))                                                   \
+        Acc = (T)Op(Acc, weft_nu_unpack_##T(weft_nu_value(U, I)));             \
+    weft_nu_leave(U);                                                          \
+    return Acc;                                                                \
+  }                                                                            \
+  static T weft_nu_scan_##Name##_##T(T X, bool Inclusive) {                    \
+    const int U = __weft_sub_group_uniform_here();                             \
+    weft_nu_enter(U, weft_nu_pack_##T(X));                                     \
+    const uint4 M = weft_nu_mask4(U);                                          \
+    const uint Me = get_sub_group_local_id();                                  \
+    T Acc = Identity;                                                          \
+    for (uint I = 0; I < Me + (Inclusive ? 1 : 0); ++I)                        \
+      if (weft_nu_bit(M, I))                                                   \
+        Acc = (T)Op(Acc, weft_nu_unpack_##T(weft_nu_value(U, I)));             \
+    weft_nu_leave(U);                                                          \
+    return Acc;                                                                \
+  }                                                                            \
+  T WEFT_OVL sub_group_non_uniform_scan_inclusive_##Name(T X) {                \
+    return weft_nu_scan_##Name##_##T(X, true);                                 \
+  }                                                                            \
+  T WEFT_OVL sub_group_non_uniform_scan_exclusive_##Name(T X) {                \
+    return weft_nu_scan_##Name##_##T(X, false);                                \
+  }
+
+#define DEF_NU_ARITH(T, MinOp, MaxOp, Largest, Smallest)                       \
+  DEF_NU_OP(T, add, WEFT_ADD, (T)0)                                            \
+  DEF_NU_OP(T, mul, WEFT_MUL, (T)1)                                            \
+  DEF_NU_OP(T, min, MinOp, Largest)                                            \
+  DEF_NU_OP(T, max, MaxOp, Smallest)
+
+#define DEF_NU_INT(T, Largest, Smallest)                                       \
+  DEF_NU_ARITH(T, WEFT_IMIN, WEFT_IMAX, Largest, Smallest)                     \
+  DEF_NU_OP(T, and, WEFT_AND, (T) ~(T)0)                                       \
+  DEF_NU_OP(T, or, WEFT_OR, (T)0)                                              \
+  DEF_NU_OP(T, xor, WEFT_XOR, (T)0)
+
+DEF_NU_INT(char, CHAR_MAX, CHAR_MIN)
+DEF_NU_INT(uchar, UCHAR_MAX, (uchar)0)
+DEF_NU_INT(short, SHRT_MAX, SHRT_MIN)
+DEF_NU_INT(ushort, USHRT_MAX, (ushort)0)
+DEF_NU_INT(int, INT_MAX, INT_MIN)
+DEF_NU_INT(uint, UINT_MAX, 0u)
+DEF_NU_INT(long, LONG_MAX, LONG_MIN)
+DEF_NU_INT(ulong, ULONG_MAX, 0ul)
+DEF_NU_ARITH(float, fmin, fmax, INFINITY, -INFINITY)
+DEF_NU_ARITH(double, fmin, fmax, (double)INFINITY, -(double)INFINITY)
+DEF_NU_ARITH(half, fmin, fmax, (half)INFINITY, -(half)INFINITY)
+
+/// The logical operations take and give truth values: 0 or 1.
+#define WEFT_BAND(A, B) ((A) & ((B) != 0))
+#define WEFT_BOR(A, B) ((A) | ((B) != 0))
+#define WEFT_BXOR(A, B) ((A) ^ ((B) != 0))
+DEF_NU_OP(int, logical_and, WEFT_BAND, 1)
+DEF_NU_OP(int, logical_or, WEFT_BOR, 0)
+DEF_NU_OP(int, logical_xor, WEFT_BXOR, 0)
+
+// cl_khr_subgroup_non_uniform_vote.
+
+int WEFT_OVL sub_group_elect(void) {
+  const int U = __weft_sub_group_uniform_here();
+  weft_nu_enter(U, 0);
+  const uint4 M = weft_nu_mask4(U);
+  weft_nu_leave(U);
+  return get_sub_group_local_id() == weft_nu_lowest(M);
+}
+
+#define DEF_NU_VOTE(Name, Op, Identity)                                        \
+  int WEFT_OVL sub_group_non_uniform_##Name(int Predicate) {                   \
+    const int U = __weft_sub_group_uniform_here();                             \
+    weft_nu_enter(U, Predicate != 0);                                          \
+    const uint4 M = weft_nu_mask4(U);                                          \
+    int Acc = Identity;                                                        \
+    for (uint I = 0; I < 128; ++I)                                             \
+      if (weft_nu_bit(M, I))                                                   \
+        Acc Op(int) weft_nu_value(U, I);                                       \
+    weft_nu_leave(U);                                                          \
+    return Acc;                                                                \
+  }
+
+DEF_NU_VOTE(all, &=, 1)
+DEF_NU_VOTE(any, |=, 0)
+
+#define DEF_NU_ALL_EQUAL(T)                                                    \
+  int WEFT_OVL sub_group_non_uniform_all_equal(T X) {                          \
+    const int U = __weft_sub_group_uniform_here();                             \
+    weft_nu_enter(U, weft_nu_pack_##T(X));                                     \
+    const uint4 M = weft_nu_mask4(U);                                          \
+    const T First = weft_nu_unpack_##T(weft_nu_value(U, weft_nu_lowest(M)));   \
+    int Equal = 1;                                                             \
+    for (uint I = 0; I < 128; ++I)                                             \
+      if (weft_nu_bit(M, I))                                                   \
+        Equal &= weft_nu_unpack_##T(weft_nu_value(U, I)) == First;             \
+    weft_nu_leave(U);                                                          \
+    return Equal;                                                              \
+  }
+
+DEF_NU_ALL_EQUAL(char)
+DEF_NU_ALL_EQUAL(uchar)
+DEF_NU_ALL_EQUAL(short)
+DEF_NU_ALL_EQUAL(ushort)
+DEF_NU_ALL_EQUAL(int)
+DEF_NU_ALL_EQUAL(uint)
+DEF_NU_ALL_EQUAL(long)
+DEF_NU_ALL_EQUAL(ulong)
+DEF_NU_ALL_EQUAL(float)
+DEF_NU_ALL_EQUAL(double)
+DEF_NU_ALL_EQUAL(half)
+
+// cl_khr_subgroup_ballot. A broadcast from a work-item that is not active,
+// undefined by the extension, gives the caller's own value.
+
+#define DEF_NU_BROADCAST(T)                                                    \
+  T WEFT_OVL sub_group_non_uniform_broadcast(T X, uint Index) {                \
+    const int U = __weft_sub_group_uniform_here();                             \
+    weft_nu_enter(U, weft_nu_pack_##T(X));                                     \
+    const uint4 M = weft_nu_mask4(U);                                          \
+    T R = weft_nu_bit(M, Index) ? weft_nu_unpack_##T(weft_nu_value(U, Index))  \
+                                : X;                                           \
+    weft_nu_leave(U);                                                          \
+    return R;                                                                  \
+  }                                                                            \
+  T WEFT_OVL sub_group_broadcast_first(T X) {                                  \
+    const int U = __weft_sub_group_uniform_here();                             \
+    weft_nu_enter(U, weft_nu_pack_##T(X));                                     \
+    const uint4 M = weft_nu_mask4(U);                                          \
+    T R = weft_nu_unpack_##T(weft_nu_value(U, weft_nu_lowest(M)));             \
+    weft_nu_leave(U);                                                          \
+    return R;                                                                  \
+  }
+
+// Vectors component by component (vec3 is stored as four).
+#define DEF_NU_VECTOR_BROADCAST(T, N)                                          \
+  T##N WEFT_OVL sub_group_non_uniform_broadcast(T##N X, uint Index) {          \
+    T##N R;                                                                    \
+    const T *In = (const T *)&X;                                               \
+    T *Out = (T *)&R;                                                          \
+    for (uint I = 0; I < N; ++I)                                               \
+      Out[I] = sub_group_non_uniform_broadcast(In[I], Index);                  \
+    return R;                                                                  \
+  }
+#define DEF_NU_BROADCASTS(T)                                                   \
+  DEF_NU_BROADCAST(T)                                                          \
+  DEF_NU_VECTOR_BROADCAST(T, 2)                                                \
+  DEF_NU_VECTOR_BROADCAST(T, 3)                                                \
+  DEF_NU_VECTOR_BROADCAST(T, 4)                                                \
+  DEF_NU_VECTOR_BROADCAST(T, 8)                                                \
+  DEF_NU_VECTOR_BROADCAST(T, 16)
+
+DEF_NU_BROADCASTS(char)
+DEF_NU_BROADCASTS(uchar)
+DEF_NU_BROADCASTS(short)
+DEF_NU_BROADCASTS(ushort)
+DEF_NU_BROADCASTS(int)
+DEF_NU_BROADCASTS(uint)
+DEF_NU_BROADCASTS(long)
+DEF_NU_BROADCASTS(ulong)
+DEF_NU_BROADCASTS(float)
+DEF_NU_BROADCASTS(double)
+DEF_NU_BROADCASTS(half)
+
+uint4 WEFT_OVL sub_group_ballot(int Predicate) {
+  const int U = __weft_sub_group_uniform_here();
+  weft_nu_enter(U, Predicate != 0);
+  const uint4 M = weft_nu_mask4(U);
+  uint4 R = (uint4)(0);
+  for (uint I = 0; I < 128; ++I)
+    if (weft_nu_bit(M, I) && weft_nu_value(U, I))
+      R[I / 32] |= 1u << (I % 32);
+  weft_nu_leave(U);
+  return R;
+}
+
+// The rest read a ballot the caller holds: no exchange. Bits at or above
+// the maximum sub-group size stand for no work-item and are not counted
+// (the extension's "valid work-items"; a shorter last sub-group still
+// counts up to the maximum, as SPIR-V's group size and the CTS do).
+
+/// The bits of local ids below N.
+static uint4 weft_nu_below(uint N) {
+  uint4 R;
+  for (uint W = 0; W < 4; ++W) {
+    const uint Low = 32 * W;
+    R[W] = N <= Low ? 0 : N - Low >= 32 ? ~0u : (1u << (N - Low)) - 1;
+  }
+  return R;
+}
+
+static uint weft_nu_count(uint4 V) {
+  return popcount(V.x) + popcount(V.y) + popcount(V.z) + popcount(V.w);
+}
+
+int WEFT_OVL sub_group_inverse_ballot(uint4 Value) {
+  return weft_nu_bit(Value, get_sub_group_local_id());
+}
+
+int WEFT_OVL sub_group_ballot_bit_extract(uint4 Value, uint Index) {
+  return weft_nu_bit(Value, Index);
+}
+
+uint WEFT_OVL sub_group_ballot_bit_count(uint4 Value) {
+  return weft_nu_count(Value & weft_nu_below(get_max_sub_group_size()));
+}
+
+uint WEFT_OVL sub_group_ballot_inclusive_scan(uint4 Value) {
+  return weft_nu_count(Value & weft_nu_below(get_sub_group_local_id() + 1));
+}
+
+uint WEFT_OVL sub_group_ballot_exclusive_scan(uint4 Value) {
+  return weft_nu_count(Value & weft_nu_below(get_sub_group_local_id()));
+}
+
+uint WEFT_OVL sub_group_ballot_find_lsb(uint4 Value) {
+  return weft_nu_lowest(Value & weft_nu_below(get_max_sub_group_size()));
+}
+
+uint WEFT_OVL sub_group_ballot_find_msb(uint4 Value) {
+  const uint4 V = Value & weft_nu_below(get_max_sub_group_size());
+  for (int W = 3; W >= 0; --W)
+    if (V[W])
+      return 32 * W + 31 - clz(V[W]);
+  return 0;
+}
+
+uint4 WEFT_OVL get_sub_group_eq_mask(void) {
+  const uint I = get_sub_group_local_id();
+  uint4 R = (uint4)(0);
+  R[I / 32] = 1u << (I % 32);
+  return R;
+}
+
+uint4 WEFT_OVL get_sub_group_ge_mask(void) {
+  return weft_nu_below(get_max_sub_group_size()) &
+         ~weft_nu_below(get_sub_group_local_id());
+}
+
+uint4 WEFT_OVL get_sub_group_gt_mask(void) {
+  return weft_nu_below(get_max_sub_group_size()) &
+         ~weft_nu_below(get_sub_group_local_id() + 1);
+}
+
+uint4 WEFT_OVL get_sub_group_le_mask(void) {
+  return weft_nu_below(get_sub_group_local_id() + 1);
+}
+
+uint4 WEFT_OVL get_sub_group_lt_mask(void) {
+  return weft_nu_below(get_sub_group_local_id());
+}

@@ -4,40 +4,41 @@
 #include "CpuSimd/CheckParallelLoops.h"
 #include "CpuSimd/DistributeIdExtensions.h"
 #include "CpuSimd/ExposeIndexExtensions.h"
-#include "WorkGroup/FlattenKernels.h"
-#include "WorkGroup/FoldLocalIdDivisions.h"
-#include "WorkGroup/GuardIntegerDivision.h"
 #include "CpuSimd/GroupWorkItemChains.h"
 #include "CpuSimd/HalfConversionCalls.h"
-#include "WorkGroup/HorizontalLoops.h"
 #include "CpuSimd/InterchangeWorkItemLoops.h"
 #include "CpuSimd/InterleaveWorkItemLoops.h"
-#include "WorkGroup/Launcher.h"
 #include "CpuSimd/LockstepLoops.h"
-#include "WorkGroup/LowerLocalAtomics.h"
-#include "WorkGroup/LowerPrintf.h"
-#include "WorkGroup/NormalizeBarriers.h"
-#include "WorkGroup/ParallelRegions.h"
 #include "CpuSimd/PrefetchWorkItemLoads.h"
-#include "WorkGroup/PromotePrivateArrays.h"
-#include "WorkGroup/ResolveSubGroups.h"
-#include "WorkGroup/ResolveWorkItemFunctions.h"
+#include "CpuSimd/RevectorizeWorkItemLoops.h"
 #include "CpuSimd/RollWorkItemLoops.h"
 #include "CpuSimd/ScalarizeWorkItemLoops.h"
-#include "WorkGroup/SizeWorkGroupScratch.h"
-#include "WorkGroup/UniformityAnalysis.h"
 #include "CpuSimd/VectorMathVariants.h"
 #include "CpuSimd/VersionGathers.h"
 #include "CpuSimd/VersionGroupGuards.h"
-#include "WorkGroup/WidenSubGroupBarriers.h"
-#include "WorkGroup/WorkGroupFibers.h"
-#include "CpuSimd/RevectorizeWorkItemLoops.h"
 #include "CpuSimd/WidenWorkItemLoops.h"
-#include "WorkGroup/WorkItemLoops.h"
 #include "StaticMultiIssue/CheckMemoryAccesses.h"
 #include "StaticMultiIssue/CountBlockExecutions.h"
 #include "StaticMultiIssue/ScheduleBlocks.h"
 #include "StaticMultiIssue/UnrollWorkItemLoops.h"
+#include "WorkGroup/FlattenKernels.h"
+#include "WorkGroup/FoldLocalIdDivisions.h"
+#include "WorkGroup/GuardIntegerDivision.h"
+#include "WorkGroup/HorizontalLoops.h"
+#include "WorkGroup/Launcher.h"
+#include "WorkGroup/LowerLocalAtomics.h"
+#include "WorkGroup/LowerPrintf.h"
+#include "WorkGroup/NormalizeBarriers.h"
+#include "WorkGroup/ParallelRegions.h"
+#include "WorkGroup/PromotePrivateArrays.h"
+#include "WorkGroup/ResolveNonUniformSubGroups.h"
+#include "WorkGroup/ResolveSubGroups.h"
+#include "WorkGroup/ResolveWorkItemFunctions.h"
+#include "WorkGroup/SizeWorkGroupScratch.h"
+#include "WorkGroup/UniformityAnalysis.h"
+#include "WorkGroup/WidenSubGroupBarriers.h"
+#include "WorkGroup/WorkGroupFibers.h"
+#include "WorkGroup/WorkItemLoops.h"
 
 #include "weft/debug.h"
 
@@ -63,7 +64,9 @@ void addWorkGroupPasses(ModulePassManager &MPM, const WeftPassOptions &Opts) {
   if (Opts.CheckAccesses)
     MPM.addPass(CheckMemoryAccessesPass(Opts.Kernel));
   MPM.addPass(ResolveWorkItemFunctionsPass(Opts.Kernel));
-  // Needs the work-item function; before anything that looks at barriers.
+  // Both need the work-item function and come before anything that looks
+  // at barriers; the first leaves barriers that the second may widen.
+  MPM.addPass(ResolveNonUniformSubGroupsPass(Opts.Kernel));
   MPM.addPass(WidenSubGroupBarriersPass(Opts.Kernel));
   MPM.addPass(LowerPrintfPass(Opts.Kernel));
   MPM.addPass(PromotePrivateArraysPass(Opts.Kernel));
@@ -234,6 +237,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-resolve-workitem-functions") {
           MPM.addPass(ResolveWorkItemFunctionsPass(Opts.Kernel));
+          return true;
+        }
+        if (Name == "weft-resolve-non-uniform-sub-groups") {
+          MPM.addPass(ResolveNonUniformSubGroupsPass(Opts.Kernel));
           return true;
         }
         if (Name == "weft-widen-sub-group-barriers") {

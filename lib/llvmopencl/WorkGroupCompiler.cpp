@@ -252,15 +252,10 @@ JIT &getJIT() {
     // libweft is not in the global namespace either.
     if (fibersAvailable()) {
       orc::SymbolMap Runtime;
-      Runtime[J->Jit->mangleAndIntern(RunFibersSymbol)] = {
-          orc::ExecutorAddr::fromPtr(runFibersAddress()),
-          JITSymbolFlags::Exported | JITSymbolFlags::Callable};
-      Runtime[J->Jit->mangleAndIntern(FiberBarrierSymbol)] = {
-          orc::ExecutorAddr::fromPtr(fiberBarrierAddress()),
-          JITSymbolFlags::Exported | JITSymbolFlags::Callable};
-      Runtime[J->Jit->mangleAndIntern(FiberSubGroupBarrierSymbol)] = {
-          orc::ExecutorAddr::fromPtr(fiberSubGroupBarrierAddress()),
-          JITSymbolFlags::Exported | JITSymbolFlags::Callable};
+      for (const FiberRuntimeSymbol &S : fiberRuntimeSymbols())
+        Runtime[J->Jit->mangleAndIntern(S.Name)] = {
+            orc::ExecutorAddr::fromPtr(S.Address),
+            JITSymbolFlags::Exported | JITSymbolFlags::Callable};
       cantFail(Main.define(orc::absoluteSymbols(std::move(Runtime))));
     }
     // What drivers register for their code (registerRuntimeSymbol), e.g.

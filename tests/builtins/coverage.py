@@ -31,14 +31,20 @@ EXTENSIONS = ["cl_khr_fp64", "cl_khr_fp16", "cl_khr_byte_addressable_store",
               "cl_khr_integer_dot_product", "cl_khr_subgroup_shuffle",
               "cl_khr_subgroup_shuffle_relative",
               "cl_khr_subgroup_clustered_reduce",
-              "cl_khr_subgroup_extended_types"]
+              "cl_khr_subgroup_extended_types",
+              "cl_khr_subgroup_rotate", "cl_khr_subgroup_non_uniform_vote",
+              "cl_khr_subgroup_ballot",
+              "cl_khr_subgroup_non_uniform_arithmetic"]
 # What clang does not know: -cl-ext drops them, so, as the front end does
 # (lib/llvmopencl/FrontEnd/BuildProgram.cpp), their macros are defined explicitly.
 UNKNOWN_TO_CLANG = ["cl_khr_extended_bit_ops", "cl_khr_integer_dot_product",
                     "cl_khr_subgroup_shuffle",
                     "cl_khr_subgroup_shuffle_relative",
                     "cl_khr_subgroup_clustered_reduce",
-                    "cl_khr_subgroup_extended_types"]
+                    "cl_khr_subgroup_extended_types",
+                    "cl_khr_subgroup_rotate", "cl_khr_subgroup_non_uniform_vote",
+                    "cl_khr_subgroup_ballot",
+                    "cl_khr_subgroup_non_uniform_arithmetic"]
 # cl_khr_integer_dot_product's feature macros, which the front end defines
 # in every OpenCL C version with the extension.
 DOT_PRODUCT_FEATURES = ["__opencl_c_integer_dot_product_input_4x8bit",

@@ -268,6 +268,10 @@ bool isWorkItemFunction(StringRef Name) {
       // tests/builtins/coverage.py, which reads this function).
       .Cases("__weft_sub_group_max", "__weft_several_sub_groups",
              "__weft_sub_group_barrier", true)
+      // The non-uniform ones' (ResolveNonUniformSubGroups.h).
+      .Cases("__weft_sub_group_uniform_here", "__weft_sub_group_converge",
+             "__weft_sub_group_converged_mask",
+             "__weft_sub_group_converged_value", true)
       .Default(false);
 }
 

@@ -41,14 +41,18 @@ inline bool hasBarrier(const llvm::Function &F) {
   return false;
 }
 
-/// Whether F calls the sub-group barrier that ResolveSubGroups.cpp leaves
-/// where a work-group has several sub-groups (lib/kernel/subgroups.cl).
+/// Whether F synchronizes sub-groups in a way only the fallback method can:
+/// the sub-group barrier that ResolveSubGroups.cpp leaves where a
+/// work-group has several sub-groups, or the non-uniform functions'
+/// exchange that ResolveNonUniformSubGroups.cpp leaves under
+/// work-item-dependent control (lib/kernel/subgroups.cl).
 inline bool hasSubGroupBarrier(const llvm::Function &F) {
   for (const llvm::BasicBlock &BB : F)
     for (const llvm::Instruction &I : BB)
       if (auto *CB = llvm::dyn_cast<llvm::CallBase>(&I))
         if (const llvm::Function *Callee = CB->getCalledFunction())
-          if (Callee->getName() == "__weft_sub_group_barrier")
+          if (Callee->getName() == "__weft_sub_group_barrier" ||
+              Callee->getName() == "__weft_sub_group_converge")
             return true;
   return false;
 }

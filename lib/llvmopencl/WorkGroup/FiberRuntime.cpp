@@ -3,7 +3,8 @@
 // The run-time half of the fallback work-group method (WorkGroupFibers.cpp
 // is the compiler half). __weft_run_work_group_fibers runs one work-group:
 //
-//   private arena:  [FiberGroup | saved stack pointers | done flags]
+//   private arena:  [FiberGroup | saved stack pointers | done flags |
+//                    the converging scheduler's state (below)]
 //                   [stack of work-item 0][stack of work-item 1]...
 //
 // Work-item I starts on its own stack and runs the kernel until its first
@@ -47,6 +48,22 @@
 // independently: one that spins waiting for another never switches away
 // (docs/DESIGN.md, Sub-groups).
 //
+// Non-uniform sub-group functions (cl_khr_subgroup_ballot and friends,
+// ResolveNonUniformSubGroups.cpp) need more than a switch order: under a
+// condition that divides a sub-group, the work-items that call one together
+// are its active set, so the method must know who waits where. A group
+// whose kernel has such calls is run "converging": every work-item has an
+// explicit state (ready, at a barrier, at a sub-group barrier, at a
+// converge call with its site and value, returned), ready work-items run
+// in a queue, and when none is left the scheduler lets go, in this order:
+// in each sub-group, the work-items waiting at the converge call that comes
+// first in the kernel (site ids follow the blocks' reverse post-order, so
+// a call inside a branch or loop is met before the calls after it, and a
+// set is not split by work-items that are still on their way); then the
+// sub-group barriers; then the work-group barrier. The set's values are
+// copied aside with its mask; the next set of that sub-group is let go only
+// when none is ready, so after each of the set has read them.
+//
 // Thread-safety: everything lives in the calling worker's private arena,
 // so workers run groups concurrently without sharing anything.
 //
@@ -68,6 +85,15 @@ constexpr uint64_t HeaderAlign = 64;
 /// the compiler's margin, WorkGroupFibers.cpp).
 constexpr uint64_t StackColors = 16;
 
+/// What a work-item of a converging group waits for.
+enum FiberState : unsigned char {
+  Ready,
+  AtBarrier,
+  AtSubGroupBarrier,
+  AtConverge,
+  Returned
+};
+
 struct FiberGroup {
   void *MainStack;
   FiberBody Body;
@@ -77,12 +103,29 @@ struct FiberGroup {
   void **Stacks;       ///< saved stack pointer of each work-item
   unsigned char *Done; ///< the work-item has returned
   unsigned char *StackBase;
+  // A converging group's scheduler (see above).
+  bool Converging;
+  FiberState *State;
+  uint32_t *Site;     ///< the converge call a work-item waits at
+  uint64_t *Value;    ///< the value it brought there
+  uint64_t *Snapshot; ///< the values of the set last let go, per work-item
+  uint32_t *Masks;    ///< that set, four words per sub-group
+  uint64_t *Queue;    ///< ready work-items, a ring of Count
+  uint64_t QueueHead, QueueSize;
+  uint64_t Waiting[Returned]; ///< work-items in each waiting state
 };
 
 uint64_t alignUp(uint64_t V, uint64_t A) { return (V + A - 1) / A * A; }
 
+uint64_t subGroups(uint64_t WorkItems) {
+  return (WorkItems + SubGroupSize - 1) / SubGroupSize;
+}
+
+/// Per work-item: stack pointer, value, snapshot, queue slot, site, done,
+/// state; per sub-group: a mask.
 uint64_t headerSize(uint64_t WorkItems) {
-  return alignUp(sizeof(FiberGroup) + WorkItems * (sizeof(void *) + 1),
+  return alignUp(sizeof(FiberGroup) + WorkItems * (4 * 8 + 4 + 1 + 1) +
+                     subGroups(WorkItems) * 4 * sizeof(uint32_t),
                  HeaderAlign);
 }
 
@@ -165,6 +208,75 @@ uint64_t nextLiveInSubGroup(const FiberGroup &G, uint64_t I) {
   return Next;
 }
 
+void makeReady(FiberGroup &G, uint64_t I) {
+  G.State[I] = Ready;
+  G.Queue[(G.QueueHead + G.QueueSize++) % G.Count] = I;
+}
+
+/// In each sub-group with work-items at a converge call, lets go those at
+/// the first call, with their mask and values. Whether any went.
+bool letGoConverged(FiberGroup &G) {
+  bool Any = false;
+  for (uint64_t First = 0; First < G.Count; First += SubGroupSize) {
+    uint64_t End = std::min<uint64_t>(First + SubGroupSize, G.Count);
+    uint32_t Site = UINT32_MAX;
+    for (uint64_t I = First; I < End; ++I)
+      if (G.State[I] == AtConverge)
+        Site = std::min(Site, G.Site[I]);
+    if (Site == UINT32_MAX)
+      continue;
+    uint32_t *Mask = G.Masks + First / SubGroupSize * 4;
+    std::fill(Mask, Mask + 4, 0u);
+    for (uint64_t I = First; I < End; ++I)
+      if (G.State[I] == AtConverge && G.Site[I] == Site) {
+        G.Snapshot[I] = G.Value[I];
+        Mask[(I - First) / 32] |= 1u << ((I - First) % 32);
+        --G.Waiting[AtConverge];
+        makeReady(G, I);
+      }
+    Any = true;
+  }
+  return Any;
+}
+
+void letGoAll(FiberGroup &G, FiberState S) {
+  for (uint64_t I = 0; I < G.Count; ++I)
+    if (G.State[I] == S)
+      makeReady(G, I);
+  G.Waiting[S] = 0;
+}
+
+/// The next work-item of a converging group to run; Count when all have
+/// returned.
+uint64_t nextConverging(FiberGroup &G) {
+  if (G.QueueSize == 0 && !(G.Waiting[AtConverge] && letGoConverged(G))) {
+    if (G.Waiting[AtSubGroupBarrier])
+      letGoAll(G, AtSubGroupBarrier);
+    else if (G.Waiting[AtBarrier])
+      letGoAll(G, AtBarrier);
+  }
+  if (G.QueueSize == 0)
+    return G.Count;
+  uint64_t I = G.Queue[G.QueueHead];
+  G.QueueHead = (G.QueueHead + 1) % G.Count;
+  --G.QueueSize;
+  return I;
+}
+
+/// The current work-item of a converging group waits in state S while the
+/// others run.
+void waitConverging(FiberGroup &G, FiberState S) {
+  uint64_t I = G.Current;
+  G.State[I] = S;
+  ++G.Waiting[S];
+  // I waits, so something can be let go: Next is a work-item.
+  uint64_t Next = nextConverging(G);
+  if (Next == I)
+    return;
+  G.Current = Next;
+  weftFiberSwitch(&G.Stacks[I], G.Stacks[Next]);
+}
+
 // Not instrumented by AddressSanitizer: its frame is never popped (the
 // fiber switches away for good), so the redzones an instrumented frame
 // poisons would stay on the work-item's stack in the private arena, and
@@ -184,7 +296,17 @@ void runFiber(FiberGroup *G, uint64_t Index) {
   G->Body(G->Frame, G->Ctx, X, Y, Z);
   G->Done[Index] = 1;
   void *Resume;
-  if (--G->Live == 0) {
+  if (G->Converging) {
+    G->State[Index] = Returned;
+    --G->Live;
+    uint64_t Next = nextConverging(*G);
+    if (Next == G->Count) {
+      Resume = G->MainStack;
+    } else {
+      G->Current = Next;
+      Resume = G->Stacks[Next];
+    }
+  } else if (--G->Live == 0) {
     Resume = G->MainStack;
   } else {
     G->Current = nextLive(*G, Index);
@@ -224,7 +346,8 @@ bool fibersAvailable() { return true; }
 
 extern "C" void __weft_run_work_group_fibers(const weft::WorkGroupContext *Ctx,
                                              weft::FiberBody Body, void *Frame,
-                                             uint64_t StackBytes) {
+                                             uint64_t StackBytes,
+                                             uint64_t Converging) {
   using namespace weft;
   uint64_t Count = Ctx->LocalSize[0] * Ctx->LocalSize[1] * Ctx->LocalSize[2];
   auto *Arena = static_cast<unsigned char *>(Ctx->PrivateArena);
@@ -236,9 +359,26 @@ extern "C" void __weft_run_work_group_fibers(const weft::WorkGroupContext *Ctx,
   G->Current = 0;
   G->StackBytes = StackBytes;
   G->Stacks = reinterpret_cast<void **>(Arena + sizeof(FiberGroup));
-  G->Done = reinterpret_cast<unsigned char *>(G->Stacks + Count);
+  G->Value = reinterpret_cast<uint64_t *>(G->Stacks + Count);
+  G->Snapshot = G->Value + Count;
+  G->Queue = G->Snapshot + Count;
+  G->Site = reinterpret_cast<uint32_t *>(G->Queue + Count);
+  G->Masks = G->Site + Count;
+  G->Done = reinterpret_cast<unsigned char *>(G->Masks + 4 * subGroups(Count));
+  G->State = reinterpret_cast<FiberState *>(G->Done + Count);
   G->StackBase = Arena + headerSize(Count);
   memset(G->Done, 0, Count);
+  G->Converging = Converging != 0;
+  if (G->Converging) {
+    // Work-item 0 starts; the rest are ready in order.
+    for (uint64_t I = 0; I < Count; ++I) {
+      G->State[I] = Ready;
+      G->Queue[I] = I;
+    }
+    G->QueueHead = Count > 1 ? 1 : 0;
+    G->QueueSize = Count - 1;
+    std::fill(std::begin(G->Waiting), std::end(G->Waiting), 0);
+  }
   for (uint64_t I = 0; I < Count; ++I)
     G->Stacks[I] = initialFrame(*G, I);
   weftFiberSwitch(&G->MainStack, G->Stacks[0]);
@@ -255,6 +395,8 @@ extern "C" void __weft_run_work_group_fibers(const weft::WorkGroupContext *Ctx,
 extern "C" void __weft_fiber_barrier(const weft::WorkGroupContext *Ctx) {
   using namespace weft;
   auto *G = static_cast<FiberGroup *>(Ctx->PrivateArena);
+  if (G->Converging)
+    return waitConverging(*G, AtBarrier);
   uint64_t I = G->Current;
   uint64_t Next = nextLive(*G, I);
   if (Next == I)
@@ -267,6 +409,8 @@ extern "C" void
 __weft_fiber_sub_group_barrier(const weft::WorkGroupContext *Ctx) {
   using namespace weft;
   auto *G = static_cast<FiberGroup *>(Ctx->PrivateArena);
+  if (G->Converging)
+    return waitConverging(*G, AtSubGroupBarrier);
   uint64_t I = G->Current;
   uint64_t Next = nextLiveInSubGroup(*G, I);
   if (Next == I)
@@ -275,15 +419,41 @@ __weft_fiber_sub_group_barrier(const weft::WorkGroupContext *Ctx) {
   weftFiberSwitch(&G->Stacks[I], G->Stacks[Next]);
 }
 
+extern "C" void __weft_fiber_converge(const weft::WorkGroupContext *Ctx,
+                                      uint32_t Site, uint64_t Value) {
+  using namespace weft;
+  auto *G = static_cast<FiberGroup *>(Ctx->PrivateArena);
+  G->Site[G->Current] = Site;
+  G->Value[G->Current] = Value;
+  waitConverging(*G, AtConverge);
+}
+
+extern "C" uint32_t
+__weft_fiber_converged_mask(const weft::WorkGroupContext *Ctx, uint32_t Word) {
+  using namespace weft;
+  auto *G = static_cast<FiberGroup *>(Ctx->PrivateArena);
+  return Word < 4 ? G->Masks[G->Current / SubGroupSize * 4 + Word] : 0;
+}
+
+extern "C" uint64_t
+__weft_fiber_converged_value(const weft::WorkGroupContext *Ctx,
+                             uint32_t SubGroupLocalId) {
+  using namespace weft;
+  auto *G = static_cast<FiberGroup *>(Ctx->PrivateArena);
+  uint64_t I = G->Current / SubGroupSize * SubGroupSize + SubGroupLocalId;
+  return SubGroupLocalId < SubGroupSize && I < G->Count ? G->Snapshot[I] : 0;
+}
+
 namespace weft {
-void *runFibersAddress() {
-  return reinterpret_cast<void *>(&__weft_run_work_group_fibers);
-}
-void *fiberBarrierAddress() {
-  return reinterpret_cast<void *>(&__weft_fiber_barrier);
-}
-void *fiberSubGroupBarrierAddress() {
-  return reinterpret_cast<void *>(&__weft_fiber_sub_group_barrier);
+std::vector<FiberRuntimeSymbol> fiberRuntimeSymbols() {
+  auto Address = [](auto *F) { return reinterpret_cast<void *>(F); };
+  return {
+      {RunFibersSymbol, Address(&__weft_run_work_group_fibers)},
+      {FiberBarrierSymbol, Address(&__weft_fiber_barrier)},
+      {FiberSubGroupBarrierSymbol, Address(&__weft_fiber_sub_group_barrier)},
+      {FiberConvergeSymbol, Address(&__weft_fiber_converge)},
+      {FiberConvergedMaskSymbol, Address(&__weft_fiber_converged_mask)},
+      {FiberConvergedValueSymbol, Address(&__weft_fiber_converged_value)}};
 }
 } // namespace weft
 
@@ -291,9 +461,7 @@ void *fiberSubGroupBarrierAddress() {
 
 namespace weft {
 bool fibersAvailable() { return false; }
-void *runFibersAddress() { return nullptr; }
-void *fiberBarrierAddress() { return nullptr; }
-void *fiberSubGroupBarrierAddress() { return nullptr; }
+std::vector<FiberRuntimeSymbol> fiberRuntimeSymbols() { return {}; }
 } // namespace weft
 
 #endif

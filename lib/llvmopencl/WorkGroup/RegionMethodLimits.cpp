@@ -14,6 +14,9 @@
 //    work-group has several sub-groups): the regions run each step for the
 //    whole group, so they could only make it a work-group barrier, which
 //    is wrong under a condition that differs between sub-groups;
+//  - a non-uniform sub-group function where the group may be divided
+//    (ResolveNonUniformSubGroups.cpp): the regions run each step for all
+//    work-items, so they cannot tell which of them called it;
 //  - more tail duplication than MaxCopyGrowth times the function: each
 //    region copies every block it reaches before the next barrier, so k
 //    conditional barriers in sequence copy O(k * blocks) blocks, twice (the
@@ -32,6 +35,7 @@
 //===----------------------------------------------------------------------===//
 #include "WorkGroup/RegionMethodLimits.h"
 #include "WorkGroup/BarrierUtils.h"
+#include "WorkGroup/ResolveNonUniformSubGroups.h"
 #include "WorkGroup/ResolveSubGroups.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -89,9 +93,12 @@ std::string whyRegionMethodDeclines(Function &WI) {
       if (auto *CB = dyn_cast<CallBase>(&I)) {
         if (CB->hasFnAttr(Attribute::ReturnsTwice))
           return "a call that returns twice";
-        if (Function *Callee = CB->getCalledFunction();
-            Callee && Callee->getName() == SubGroupBarrierName)
+        Function *Callee = CB->getCalledFunction();
+        if (Callee && Callee->getName() == SubGroupBarrierName)
           return "a sub-group barrier in a work-group of several sub-groups";
+        if (Callee && Callee->getName() == SubGroupConvergeName)
+          return "a non-uniform sub-group function under work-item-dependent "
+                 "control";
       }
     }
   size_t Blocks = WI.size(), Copies = regionCopies(WI);

@@ -76,10 +76,10 @@ void replaceCalls(Module &M, StringRef Name, uint64_t V,
   }
 }
 
-/// Folds the instructions and branches the constants decide, then deletes
-/// what can no longer run.
-void foldFrom(SmallVectorImpl<Instruction *> &Work,
-              const SetVector<Function *> &Touched) {
+} // namespace
+
+void foldResolvedCalls(SmallVectorImpl<Instruction *> &Work,
+                       const SetVector<Function *> &Touched) {
   // Nothing is erased while the list may still name it: the dead code goes
   // at the end.
   while (!Work.empty()) {
@@ -114,8 +114,6 @@ void foldFrom(SmallVectorImpl<Instruction *> &Work,
   }
 }
 
-} // namespace
-
 PreservedAnalyses ResolveSubGroupsPass::run(Module &M,
                                             ModuleAnalysisManager &) {
   bool Several = hasSeveralSubGroups(LocalSize);
@@ -125,7 +123,7 @@ PreservedAnalyses ResolveSubGroupsPass::run(Module &M,
   replaceCalls(M, SeveralSubGroupsName, Several ? 1 : 0, Touched, Seeds);
   if (Touched.empty())
     return PreservedAnalyses::all();
-  foldFrom(Seeds, Touched);
+  foldResolvedCalls(Seeds, Touched);
   if (!Several)
     if (Function *SGB = M.getFunction(SubGroupBarrierName)) {
       SmallVector<CallInst *, 4> Calls;

@@ -7,7 +7,10 @@
 #ifndef WEFT_LLVMOPENCL_RESOLVESUBGROUPS_H
 #define WEFT_LLVMOPENCL_RESOLVESUBGROUPS_H
 
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/Instruction.h"
 #include "llvm/IR/PassManager.h"
 
 #include <array>
@@ -27,6 +30,12 @@ inline constexpr llvm::StringLiteral SubGroupBarrierName =
 /// Whether a work-group of LocalSize holds more than one sub-group (an
 /// unknown size, 0 somewhere, is taken as several: the general code).
 bool hasSeveralSubGroups(const std::array<uint64_t, 3> &LocalSize);
+
+/// Folds what the constants that replaced resolved calls decide, starting
+/// from their users Work, then deletes from the functions Touched the
+/// blocks that can no longer run and the instructions left dead.
+void foldResolvedCalls(llvm::SmallVectorImpl<llvm::Instruction *> &Work,
+                       const llvm::SetVector<llvm::Function *> &Touched);
 
 struct ResolveSubGroupsPass : llvm::PassInfoMixin<ResolveSubGroupsPass> {
   explicit ResolveSubGroupsPass(std::array<uint64_t, 3> LocalSize)

@@ -15,7 +15,12 @@
 //
 // A sub-group barrier (left by ResolveSubGroups.cpp where a group has
 // several sub-groups) becomes __weft_fiber_sub_group_barrier(ctx), a switch
-// among the work-items of the caller's sub-group only.
+// among the work-items of the caller's sub-group only. The non-uniform
+// sub-group functions' exchange (left by ResolveNonUniformSubGroups.cpp
+// under work-item-dependent control) becomes __weft_fiber_converge(ctx,
+// site, value), each call numbered in the blocks' reverse post-order, and
+// the group runs with the scheduler that knows which work-items wait at
+// which call (FiberRuntime.cpp).
 //
 // Why fibers rather than a compiler-side continuation method (each barrier a
 // resume point, live values saved per work-item): continuations need the
@@ -44,10 +49,12 @@
 #include "WorkGroup/KernelUtils.h"
 #include "WorkGroup/ParallelLoops.h"
 #include "WorkGroup/ParallelRegions.h"
+#include "WorkGroup/ResolveNonUniformSubGroups.h"
 #include "WorkGroup/ResolveSubGroups.h"
 
 #include "weft/debug.h"
 
+#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -147,6 +154,57 @@ void lowerBarriers(Function &WI, Value *Ctx) {
   }
 }
 
+/// The non-uniform sub-group functions' exchange becomes the converging
+/// scheduler's, with the context and, for the exchange itself, a site id:
+/// calls met earlier in the reverse post-order get lower ids, so the
+/// scheduler lets go a call inside a branch or a loop before the calls
+/// after it. Whether WI has any.
+bool lowerConvergeCalls(Function &WI, Value *Ctx) {
+  Module &M = *WI.getParent();
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::get(C, 0), *I32 = Type::getInt32Ty(C),
+       *I64 = Type::getInt64Ty(C);
+  auto Runtime = [&](const char *Name, Type *Ret, ArrayRef<Type *> Params) {
+    FunctionCallee Callee =
+        M.getOrInsertFunction(Name, FunctionType::get(Ret, Params, false));
+    if (auto *F = dyn_cast<Function>(Callee.getCallee()))
+      F->addFnAttr(Attribute::NoUnwind);
+    return Callee;
+  };
+  struct Lowering {
+    StringRef From;
+    FunctionCallee To;
+  };
+  Lowering Lowerings[] = {
+      {SubGroupConvergeName,
+       Runtime(FiberConvergeSymbol, Type::getVoidTy(C), {Ptr, I32, I64})},
+      {SubGroupConvergedMaskName,
+       Runtime(FiberConvergedMaskSymbol, I32, {Ptr, I32})},
+      {SubGroupConvergedValueName,
+       Runtime(FiberConvergedValueSymbol, I64, {Ptr, I32})}};
+  SmallVector<std::pair<CallInst *, FunctionCallee>, 16> Calls;
+  ReversePostOrderTraversal<Function *> RPOT(&WI);
+  for (BasicBlock *BB : RPOT)
+    for (Instruction &I : *BB)
+      if (auto *CI = dyn_cast<CallInst>(&I))
+        if (Function *F = CI->getCalledFunction())
+          for (const Lowering &L : Lowerings)
+            if (F->getName() == L.From)
+              Calls.push_back({CI, L.To});
+  uint32_t Site = 0;
+  for (auto [CI, To] : Calls) {
+    SmallVector<Value *, 3> Args = {Ctx};
+    if (To.getCallee() == Lowerings[0].To.getCallee())
+      Args.push_back(ConstantInt::get(I32, Site++));
+    Args.append(CI->arg_begin(), CI->arg_end());
+    CallInst *New = CallInst::Create(To, Args, "", CI->getIterator());
+    New->setDebugLoc(CI->getDebugLoc());
+    CI->replaceAllUsesWith(New);
+    CI->eraseFromParent();
+  }
+  return Site != 0;
+}
+
 /// The __local globals WI uses, looking through constant expressions.
 SmallVector<GlobalVariable *, 4> localsUsedBy(Function &WI) {
   SmallVector<GlobalVariable *, 4> Locals;
@@ -215,7 +273,7 @@ Function *buildFiberBody(Function &WI, StructType *FrameTy,
 
 Function *buildWorkGroup(Function &WI, Function &Body, StructType *FrameTy,
                          ArrayRef<GlobalVariable *> Locals, StringRef Kernel,
-                         uint64_t StackBytes) {
+                         uint64_t StackBytes, bool Converging) {
   Module &M = *WI.getParent();
   LLVMContext &C = M.getContext();
   Function *WG = createWorkGroupShell(WI, Kernel);
@@ -227,11 +285,13 @@ Function *buildWorkGroup(Function &WI, Function &Body, StructType *FrameTy,
   for (unsigned I = 0; I < Locals.size(); ++I)
     B.CreateStore(Locals[I], B.CreateStructGEP(FrameTy, Frame, N + I));
   Type *Ptr = PointerType::get(C, 0);
-  FunctionCallee Run = M.getOrInsertFunction(
-      RunFibersSymbol, Type::getVoidTy(C), Ptr, Ptr, Ptr, B.getInt64Ty());
+  FunctionCallee Run =
+      M.getOrInsertFunction(RunFibersSymbol, Type::getVoidTy(C), Ptr, Ptr, Ptr,
+                            B.getInt64Ty(), B.getInt64Ty());
   if (auto *F = dyn_cast<Function>(Run.getCallee()))
     F->addFnAttr(Attribute::NoUnwind);
-  B.CreateCall(Run, {WG->getArg(N), &Body, Frame, B.getInt64(StackBytes)});
+  B.CreateCall(Run, {WG->getArg(N), &Body, Frame, B.getInt64(StackBytes),
+                     B.getInt64(Converging)});
   B.CreateRetVoid();
   return WG;
 }
@@ -272,6 +332,7 @@ PreservedAnalyses WorkGroupFibersPass::run(Module &M, ModuleAnalysisManager &) {
     for (unsigned I = 0; I < N; ++I)
       WI->removeParamAttr(I, Attribute::NoAlias);
     lowerBarriers(*WI, WI->getArg(N));
+    bool Converging = lowerConvergeCalls(*WI, WI->getArg(N));
     SmallVector<GlobalVariable *, 4> Locals = localsUsedBy(*WI);
     SmallVector<Type *, 16> Fields;
     for (unsigned I = 0; I < N; ++I)
@@ -285,7 +346,8 @@ PreservedAnalyses WorkGroupFibersPass::run(Module &M, ModuleAnalysisManager &) {
                Of.c_str(), WI->getName().str().c_str());
       continue;
     }
-    Function *WG = buildWorkGroup(*WI, *Body, FrameTy, Locals, Of, StackBytes);
+    Function *WG =
+        buildWorkGroup(*WI, *Body, FrameTy, Locals, Of, StackBytes, Converging);
     uint64_t WorkItems = LocalSize[0] * LocalSize[1] * LocalSize[2];
     uint64_t Arena = fiberArenaSize(WorkItems, StackBytes);
     WG->addFnAttr(PrivateArenaAttr, std::to_string(Arena));
