@@ -19,11 +19,13 @@
 #include <CL/cl_ext.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <tuple>
 #include <type_traits>
 
 using namespace weft_test;
@@ -1060,6 +1062,207 @@ TEST_P(Subgroups, ExtendedTypes) {
           for (int I = 0; I < 12; ++I)
             ASSERT_EQ(O[I], Expected[I]) << "value " << I;
         }
+  }
+}
+
+// cl_khr_subgroup_non_uniform_vote, _ballot and _non_uniform_arithmetic
+// under work-item-dependent control: the work-items whose value is not a
+// multiple of 3 call each function together (their sub-group's active
+// set), the others run a loop of as many trips as their value modulo 4,
+// each trip a reduction over those still looping; after the branch, the
+// whole sub-group is active again. (The loop comes first, with a call
+// after it: in a plain reverse post-order the loop's exit would come before
+// its body, and the work-items leaving the loop early would not wait there
+// for the others.)
+const char *NonUniformSource = R"CLC(
+kernel void divided(global const int *In, global int *Out,
+                    global uint4 *Ballot) {
+  size_t G = get_global_id(1) * get_global_size(0) + get_global_id(0);
+  int X = In[G];
+  global int *O = Out + 13 * G;
+  if (X % 3 == 0) {
+    int Acc = 0;
+    for (int I = 0; I < X % 4; ++I)
+      Acc += sub_group_non_uniform_reduce_add(I + 1) * (I + 1);
+    O[11] = Acc;
+    O[0] = sub_group_non_uniform_reduce_add(1);
+  } else {
+    O[0] = sub_group_non_uniform_reduce_add(X);
+    O[1] = sub_group_non_uniform_scan_inclusive_min(X);
+    O[2] = sub_group_non_uniform_scan_exclusive_add(X);
+    O[3] = sub_group_non_uniform_reduce_xor(X);
+    O[4] = sub_group_non_uniform_reduce_logical_or(X > 15);
+    O[5] = sub_group_elect();
+    O[6] = sub_group_non_uniform_all(X > 2) +
+           2 * sub_group_non_uniform_any(X > 18);
+    O[7] = sub_group_non_uniform_all_equal(X / 100);
+    O[8] = sub_group_broadcast_first(X);
+    int4 W = sub_group_non_uniform_broadcast(
+        (int4)(X, X + 1, 2 * X, -X),
+        sub_group_ballot_find_msb(sub_group_ballot(1)));
+    O[9] = W.s2;
+    O[10] = W.s3 + W.s1 - W.s0;
+    Ballot[G] = sub_group_ballot(X % 2);
+  }
+  O[12] = sub_group_non_uniform_reduce_add(1);
+}
+
+// The same functions where every work-item calls them, and the rotations
+// of cl_khr_subgroup_rotate.
+kernel void whole(global const int *In, global int *Out,
+                  global uint4 *Ballot) {
+  size_t G = get_global_id(1) * get_global_size(0) + get_global_id(0);
+  int X = In[G];
+  global int *O = Out + 6 * G;
+  O[0] = sub_group_non_uniform_reduce_add(X);
+  O[1] = sub_group_non_uniform_scan_inclusive_add(X);
+  O[2] = sub_group_elect();
+  O[3] = sub_group_broadcast_first(X);
+  O[4] = sub_group_rotate(X, 5);
+  O[5] = sub_group_clustered_rotate(X, -3, 8);
+  Ballot[G] = sub_group_ballot(X % 2);
+}
+)CLC";
+
+/// A ballot of the local ids L < Items.size() for which Take(L) holds.
+template <typename F> std::array<cl_uint, 4> ballotOf(size_t Count, F Take) {
+  std::array<cl_uint, 4> B = {0, 0, 0, 0};
+  for (size_t L = 0; L < Count; ++L)
+    if (Take(L))
+      B[L / 32] |= 1u << (L % 32);
+  return B;
+}
+
+TEST_P(Subgroups, NonUniformFunctions) {
+  for (const char *Ext :
+       {"cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_ballot",
+        "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_rotate"})
+    if (!hasExtension(Ext)) {
+      EXPECT_FALSE(testingWeft()) << Ext;
+      GTEST_SKIP() << Ext;
+    }
+  ProgramRef P(
+      buildProgram(Context, Device, NonUniformSource, "-cl-std=CL3.0"));
+  ASSERT_NE(P.get(), nullptr);
+  cl_int Err = CL_SUCCESS;
+  KernelRef Divided(clCreateKernel(P, "divided", &Err));
+  ASSERT_CL_OK(Err);
+  KernelRef Whole(clCreateKernel(P, "whole", &Err));
+  ASSERT_CL_OK(Err);
+  const size_t SubGroup = subGroupSize(Divided);
+  size_t Largest = std::min(largestGroup(Divided), largestGroup(Whole));
+  std::vector<Shape> Shapes = {Shape{1, {150, 1, 1}, {64, 1, 1}},
+                               Shape{2, {12, 6, 1}, {4, 3, 1}}};
+  if (Largest >= 300) {
+    Shapes.push_back(Shape{1, {677, 1, 1}, {200, 1, 1}});
+    Shapes.push_back(Shape{1, {600, 1, 1}, {300, 1, 1}});
+    Shapes.push_back(Shape{2, {40, 25, 1}, {20, 10, 1}});
+  }
+  for (const Shape &S : Shapes) {
+    SCOPED_TRACE(testing::Message() << S);
+    size_t Total = S.Global[0] * S.Global[1];
+    std::vector<uint32_t> Random = pseudoRandomWords(Total, 29);
+    std::vector<cl_int> In(Total);
+    for (size_t I = 0; I < Total; ++I)
+      In[I] = cl_int(Random[I] % 21);
+    MemRef InBuf(makeBufferFrom(In, CL_MEM_READ_ONLY));
+    std::vector<cl_int> Out(13 * Total, -9), WholeOut(6 * Total, -9);
+    std::vector<cl_uint> Ballot(4 * Total, 0xdead), WholeBallot(4 * Total);
+    MemRef OutBuf(makeBufferFrom(Out)), WholeOutBuf(makeBufferFrom(WholeOut));
+    MemRef BallotBuf(makeBufferFrom(Ballot)),
+        WholeBallotBuf(makeBufferFrom(WholeBallot));
+    for (auto [K, O, B] :
+         {std::tuple(Divided.get(), &OutBuf, &BallotBuf),
+          std::tuple(Whole.get(), &WholeOutBuf, &WholeBallotBuf)}) {
+      ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &InBuf));
+      ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), O));
+      ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_mem), B));
+      ASSERT_NO_FATAL_FAILURE(enqueue(K, S));
+    }
+    ASSERT_CL_OK(readInto(OutBuf, Out));
+    ASSERT_CL_OK(readInto(WholeOutBuf, WholeOut));
+    ASSERT_CL_OK(readInto(BallotBuf, Ballot));
+    ASSERT_CL_OK(readInto(WholeBallotBuf, WholeBallot));
+    size_t MaxSubGroup = std::min(SubGroup, S.Local[0] * S.Local[1]);
+    for (const std::vector<size_t> &Group : groupsOf(S))
+      for (const std::vector<size_t> &Items : subGroupsOf(Group, SubGroup)) {
+        const size_t N = Items.size();
+        auto X = [&](size_t L) { return In[Items[L]]; };
+        std::vector<size_t> Active, Looping;
+        for (size_t L = 0; L < N; ++L)
+          (X(L) % 3 ? Active : Looping).push_back(L);
+        int Sum = 0, Xor = 0, Any15 = 0, All2 = 1, Any18 = 0;
+        for (size_t L : Active) {
+          Sum += X(L);
+          Xor ^= X(L);
+          Any15 |= X(L) > 15;
+          All2 &= X(L) > 2;
+          Any18 |= X(L) > 18;
+        }
+        auto Odd = ballotOf(N, [&](size_t L) { return X(L) % 3 && X(L) % 2; });
+        int WholeSum = 0, WholeScan = 0;
+        for (size_t L = 0; L < N; ++L)
+          WholeSum += X(L);
+        for (size_t L = 0; L < N; ++L) {
+          SCOPED_TRACE(testing::Message() << "sub-group local id " << L
+                                          << " of " << N << ", value " << X(L));
+          const cl_int *O = &Out[13 * Items[L]];
+          ASSERT_EQ(O[12], int(N)) << "the whole sub-group after the branch";
+          if (X(L) % 3) {
+            int Min = INT_MAX, Before = 0;
+            for (size_t A : Active) {
+              if (A <= L)
+                Min = std::min(Min, X(A));
+              if (A < L)
+                Before += X(A);
+            }
+            ASSERT_EQ(O[0], Sum) << "reduce_add";
+            ASSERT_EQ(O[1], Min) << "scan_inclusive_min";
+            ASSERT_EQ(O[2], Before) << "scan_exclusive_add";
+            ASSERT_EQ(O[3], Xor) << "reduce_xor";
+            ASSERT_EQ(O[4], Any15) << "reduce_logical_or";
+            ASSERT_EQ(O[5], L == Active.front()) << "elect";
+            ASSERT_EQ(O[6], All2 + 2 * Any18) << "all and any";
+            ASSERT_EQ(O[7], 1) << "all_equal";
+            ASSERT_EQ(O[8], X(Active.front())) << "broadcast_first";
+            ASSERT_EQ(O[9], 2 * X(Active.back())) << "broadcast of an int4";
+            ASSERT_EQ(O[10], -X(Active.back()) + 1) << "broadcast of an int4";
+            for (int W = 0; W < 4; ++W)
+              ASSERT_EQ(Ballot[4 * Items[L] + W], Odd[W])
+                  << "ballot word " << W;
+            ASSERT_EQ(O[11], -9);
+          } else {
+            int Acc = 0;
+            for (int I = 0; I < X(L) % 4; ++I) {
+              int Still = 0;
+              for (size_t J : Looping)
+                Still += X(J) % 4 > I;
+              Acc += (I + 1) * (I + 1) * Still;
+            }
+            ASSERT_EQ(O[11], Acc) << "reductions in a loop of varying trips";
+            ASSERT_EQ(O[0], int(Looping.size())) << "the looping ones after it";
+          }
+          const cl_int *WO = &WholeOut[6 * Items[L]];
+          WholeScan += X(L);
+          ASSERT_EQ(WO[0], WholeSum) << "reduce_add, whole sub-group";
+          ASSERT_EQ(WO[1], WholeScan) << "scan_inclusive_add, whole sub-group";
+          ASSERT_EQ(WO[2], L == 0) << "elect, whole sub-group";
+          ASSERT_EQ(WO[3], X(0)) << "broadcast_first, whole sub-group";
+          size_t From = (L + 5) % MaxSubGroup;
+          if (From < N) {
+            ASSERT_EQ(WO[4], X(From)) << "rotate";
+          }
+          size_t Cluster = L / 8 * 8,
+                 InCluster = Cluster + (L - Cluster + 5) % 8;
+          if (InCluster < N) {
+            ASSERT_EQ(WO[5], X(InCluster)) << "clustered_rotate";
+          }
+          auto WholeOdd = ballotOf(N, [&](size_t J) { return X(J) % 2; });
+          for (int W = 0; W < 4; ++W)
+            ASSERT_EQ(WholeBallot[4 * Items[L] + W], WholeOdd[W])
+                << "ballot word " << W << ", whole sub-group";
+        }
+      }
   }
 }
 

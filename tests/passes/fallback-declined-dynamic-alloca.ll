@@ -21,7 +21,7 @@
 ; FIBERS: ret void
 ; FIBERS-LABEL: define internal void @k.workgroup(ptr addrspace(3) %s, ptr addrspace(1) %out, i32 %n, ptr noalias nocapture readonly %ctx)
 ; FIBERS: %frame = alloca { ptr addrspace(3), ptr addrspace(1), i32 }
-; FIBERS: call void @__weft_run_work_group_fibers(ptr %ctx, ptr @k.fiber, ptr %frame, i64 32768)
+; FIBERS: call void @__weft_run_work_group_fibers(ptr %ctx, ptr @k.fiber, ptr %frame, i64 32768, i64 0)
 ; FIBERS-NOT: @k.workitem
 ; FIBERS-NOT: weft-fallback-reason
 ; FIBERS: "weft-private-arena-size"="{{[0-9]+}}"

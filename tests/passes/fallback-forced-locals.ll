@@ -17,7 +17,7 @@
 ; CHECK: [[ADDR:%.*]] = call align 128 dereferenceable(16) ptr @__weft_local_variable(ptr %ctx, i64 0, i64 0)
 ; CHECK: [[TMP:%.*]] = addrspacecast ptr [[ADDR]] to ptr addrspace(3)
 ; CHECK: store ptr addrspace(3) [[TMP]], ptr
-; CHECK: call void @__weft_run_work_group_fibers(ptr {{.*}}%ctx, ptr @k.fiber, ptr %frame.i, i64 32768)
+; CHECK: call void @__weft_run_work_group_fibers(ptr {{.*}}%ctx, ptr @k.fiber, ptr %frame.i, i64 32768, i64 0)
 
 @k.tmp = internal addrspace(3) global [4 x i32] undef, align 4
 

@@ -54,8 +54,11 @@
 
 #include "weft/debug.h"
 
-#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -154,11 +157,67 @@ void lowerBarriers(Function &WI, Value *Ctx) {
   }
 }
 
+/// The blocks of F in an order in which each block comes after the blocks
+/// that reach it without going round a loop, and after every block of each
+/// loop it leaves. A plain reverse post-order does not give the second:
+/// it may put a loop's exit before its body, depending on the order of the
+/// header's successors. So: the graph without its back edges (to a block
+/// that dominates the source), plus an edge from each latch to every exit
+/// of its natural loop, in reverse post-order; blocks the walk does not
+/// reach (none in a reducible function) follow in function order.
+SmallVector<BasicBlock *, 32> convergeOrder(Function &F) {
+  DominatorTree DT(F);
+  DenseMap<BasicBlock *, SmallVector<BasicBlock *, 4>> Next;
+  for (BasicBlock &BB : F)
+    for (BasicBlock *S : successors(&BB)) {
+      if (!DT.dominates(S, &BB)) {
+        Next[&BB].push_back(S);
+        continue;
+      }
+      // BB -> S closes the natural loop of S: the blocks that reach BB
+      // without passing S.
+      SmallPtrSet<BasicBlock *, 16> Loop = {S, &BB};
+      SmallVector<BasicBlock *, 16> Work = {&BB};
+      while (!Work.empty())
+        for (BasicBlock *P : predecessors(Work.pop_back_val()))
+          if (Loop.insert(P).second)
+            Work.push_back(P);
+      for (BasicBlock *B : Loop)
+        for (BasicBlock *Exit : successors(B))
+          if (!Loop.count(Exit))
+            Next[&BB].push_back(Exit);
+    }
+  SmallVector<BasicBlock *, 32> PostOrder;
+  SmallPtrSet<BasicBlock *, 32> Seen;
+  SmallVector<std::pair<BasicBlock *, unsigned>, 32> Stack;
+  auto Visit = [&](BasicBlock *BB) {
+    if (Seen.insert(BB).second)
+      Stack.push_back({BB, 0});
+  };
+  Visit(&F.getEntryBlock());
+  while (!Stack.empty()) {
+    auto &[BB, I] = Stack.back();
+    auto &Succs = Next[BB];
+    if (I < Succs.size()) {
+      BasicBlock *S = Succs[I++];
+      Visit(S);
+      continue;
+    }
+    PostOrder.push_back(BB);
+    Stack.pop_back();
+  }
+  SmallVector<BasicBlock *, 32> Order(PostOrder.rbegin(), PostOrder.rend());
+  for (BasicBlock &BB : F)
+    if (!Seen.count(&BB))
+      Order.push_back(&BB);
+  return Order;
+}
+
 /// The non-uniform sub-group functions' exchange becomes the converging
-/// scheduler's, with the context and, for the exchange itself, a site id:
-/// calls met earlier in the reverse post-order get lower ids, so the
-/// scheduler lets go a call inside a branch or a loop before the calls
-/// after it. Whether WI has any.
+/// scheduler's, with the context and, for the exchange itself, a site id
+/// in convergeOrder: the scheduler lets go the lowest first, so a call in
+/// a branch or a loop before the calls after it, which the work-items
+/// still on their way will reach too. Whether WI has any.
 bool lowerConvergeCalls(Function &WI, Value *Ctx) {
   Module &M = *WI.getParent();
   LLVMContext &C = M.getContext();
@@ -183,8 +242,7 @@ bool lowerConvergeCalls(Function &WI, Value *Ctx) {
       {SubGroupConvergedValueName,
        Runtime(FiberConvergedValueSymbol, I64, {Ptr, I32})}};
   SmallVector<std::pair<CallInst *, FunctionCallee>, 16> Calls;
-  ReversePostOrderTraversal<Function *> RPOT(&WI);
-  for (BasicBlock *BB : RPOT)
+  for (BasicBlock *BB : convergeOrder(WI))
     for (Instruction &I : *BB)
       if (auto *CI = dyn_cast<CallInst>(&I))
         if (Function *F = CI->getCalledFunction())
