@@ -578,49 +578,74 @@ DEF_NU_BITS(float)
 DEF_NU_BITS(double)
 DEF_NU_BITS(half)
 
-// cl_khr_subgroup_non_uniform_arithmetic.
-#define DEF_NU_OP(T, Name, Op, Identity)                                       \
+// cl_khr_subgroup_non_uniform_arithmetic. Where the whole sub-group is
+// active, add, min and max are the sub-group functions of the same name
+// (on one sub-group the work-group ones, vectorized); the other operations
+// run the same steps as those on several sub-groups (own slot, barrier,
+// the sub-group's first work-item folds, barrier), instantiated below.
+// The logical operations fold truth values: each input becomes 0 or 1.
+#define WEFT_NU_PUBLIC(T, Name, X, Kind) sub_group_##Kind##_##Name(X)
+#define WEFT_NU_STEPS_reduce(T, Name, X) weft_sg_reduce_##Name##_##T(X)
+#define WEFT_NU_STEPS_scan_inclusive(T, Name, X)                               \
+  weft_sg_scan_##Name##_##T(X, true)
+#define WEFT_NU_STEPS_scan_exclusive(T, Name, X)                               \
+  weft_sg_scan_##Name##_##T(X, false)
+#define WEFT_NU_STEPS(T, Name, X, Kind) WEFT_NU_STEPS_##Kind(T, Name, X)
+
+#define DEF_NU_OP(T, Name, Op, Identity, Prep, Whole)                          \
   T WEFT_OVL sub_group_non_uniform_reduce_##Name(T X) {                        \
-    const int U = __weft_sub_group_uniform_here();                             \
-    weft_nu_enter(U, weft_nu_pack_##T(X));                                     \
-    const uint4 M = weft_nu_mask4(U);                                          \
+    if (__weft_sub_group_uniform_here())                                       \
+      return Whole(T, Name, Prep(X), reduce);                                  \
+    weft_nu_enter(0, weft_nu_pack_##T(Prep(X)));                               \
+    const uint4 M = weft_nu_mask4(0);                                          \
     T Acc = Identity;                                                          \
     for (uint I = 0; I < 128; ++I)                                             \
       if (weft_nu_bit(M, I))                                                   \
-        Acc = (T)Op(Acc, weft_nu_unpack_##T(weft_nu_value(U, I)));             \
-    weft_nu_leave(U);                                                          \
+        Acc = (T)Op(Acc, weft_nu_unpack_##T(weft_nu_value(0, I)));             \
     return Acc;                                                                \
   }                                                                            \
   static T weft_nu_scan_##Name##_##T(T X, bool Inclusive) {                    \
-    const int U = __weft_sub_group_uniform_here();                             \
-    weft_nu_enter(U, weft_nu_pack_##T(X));                                     \
-    const uint4 M = weft_nu_mask4(U);                                          \
+    weft_nu_enter(0, weft_nu_pack_##T(Prep(X)));                               \
+    const uint4 M = weft_nu_mask4(0);                                          \
     const uint Me = get_sub_group_local_id();                                  \
     T Acc = Identity;                                                          \
     for (uint I = 0; I < Me + (Inclusive ? 1 : 0); ++I)                        \
       if (weft_nu_bit(M, I))                                                   \
-        Acc = (T)Op(Acc, weft_nu_unpack_##T(weft_nu_value(U, I)));             \
-    weft_nu_leave(U);                                                          \
+        Acc = (T)Op(Acc, weft_nu_unpack_##T(weft_nu_value(0, I)));             \
     return Acc;                                                                \
   }                                                                            \
   T WEFT_OVL sub_group_non_uniform_scan_inclusive_##Name(T X) {                \
+    if (__weft_sub_group_uniform_here())                                       \
+      return Whole(T, Name, Prep(X), scan_inclusive);                          \
     return weft_nu_scan_##Name##_##T(X, true);                                 \
   }                                                                            \
   T WEFT_OVL sub_group_non_uniform_scan_exclusive_##Name(T X) {                \
+    if (__weft_sub_group_uniform_here())                                       \
+      return Whole(T, Name, Prep(X), scan_exclusive);                          \
     return weft_nu_scan_##Name##_##T(X, false);                                \
   }
 
+/// The steps of an operation that has no sub-group function.
+#define DEF_NU_STEPS(T, Name, Op, Identity)                                    \
+  DEF_SG_REDUCE(T, Name, Op)                                                   \
+  DEF_SG_SCANS(T, Name, Op, Identity)
+
 #define DEF_NU_ARITH(T, MinOp, MaxOp, Largest, Smallest)                       \
-  DEF_NU_OP(T, add, WEFT_ADD, (T)0)                                            \
-  DEF_NU_OP(T, mul, WEFT_MUL, (T)1)                                            \
-  DEF_NU_OP(T, min, MinOp, Largest)                                            \
-  DEF_NU_OP(T, max, MaxOp, Smallest)
+  DEF_NU_STEPS(T, mul, WEFT_MUL, (T)1)                                         \
+  DEF_NU_OP(T, add, WEFT_ADD, (T)0, WEFT_SAME, WEFT_NU_PUBLIC)                 \
+  DEF_NU_OP(T, mul, WEFT_MUL, (T)1, WEFT_SAME, WEFT_NU_STEPS)                  \
+  DEF_NU_OP(T, min, MinOp, Largest, WEFT_SAME, WEFT_NU_PUBLIC)                 \
+  DEF_NU_OP(T, max, MaxOp, Smallest, WEFT_SAME, WEFT_NU_PUBLIC)
+
+#define DEF_NU_BITWISE(T, Name, Op, Identity)                                  \
+  DEF_NU_STEPS(T, Name, Op, Identity)                                          \
+  DEF_NU_OP(T, Name, Op, Identity, WEFT_SAME, WEFT_NU_STEPS)
 
 #define DEF_NU_INT(T, Largest, Smallest)                                       \
   DEF_NU_ARITH(T, WEFT_IMIN, WEFT_IMAX, Largest, Smallest)                     \
-  DEF_NU_OP(T, and, WEFT_AND, (T) ~(T)0)                                       \
-  DEF_NU_OP(T, or, WEFT_OR, (T)0)                                              \
-  DEF_NU_OP(T, xor, WEFT_XOR, (T)0)
+  DEF_NU_BITWISE(T, and, WEFT_AND, (T) ~(T)0)                                  \
+  DEF_NU_BITWISE(T, or, WEFT_OR, (T)0)                                         \
+  DEF_NU_BITWISE(T, xor, WEFT_XOR, (T)0)
 
 DEF_NU_INT(char, CHAR_MAX, CHAR_MIN)
 DEF_NU_INT(uchar, UCHAR_MAX, (uchar)0)
@@ -634,34 +659,33 @@ DEF_NU_ARITH(float, fmin, fmax, INFINITY, -INFINITY)
 DEF_NU_ARITH(double, fmin, fmax, (double)INFINITY, -(double)INFINITY)
 DEF_NU_ARITH(half, fmin, fmax, (half)INFINITY, -(half)INFINITY)
 
-/// The logical operations take and give truth values: 0 or 1.
-#define WEFT_BAND(A, B) ((A) & ((B) != 0))
-#define WEFT_BOR(A, B) ((A) | ((B) != 0))
-#define WEFT_BXOR(A, B) ((A) ^ ((B) != 0))
-DEF_NU_OP(int, logical_and, WEFT_BAND, 1)
-DEF_NU_OP(int, logical_or, WEFT_BOR, 0)
-DEF_NU_OP(int, logical_xor, WEFT_BXOR, 0)
+#define DEF_NU_LOGICAL(Name, Op, Identity)                                     \
+  DEF_NU_STEPS(int, Name, Op, Identity)                                        \
+  DEF_NU_OP(int, Name, Op, Identity, WEFT_TRUTH, WEFT_NU_STEPS)
+
+DEF_NU_LOGICAL(logical_and, WEFT_AND, 1)
+DEF_NU_LOGICAL(logical_or, WEFT_OR, 0)
+DEF_NU_LOGICAL(logical_xor, WEFT_XOR, 0)
 
 // cl_khr_subgroup_non_uniform_vote.
 
 int WEFT_OVL sub_group_elect(void) {
-  const int U = __weft_sub_group_uniform_here();
-  weft_nu_enter(U, 0);
-  const uint4 M = weft_nu_mask4(U);
-  weft_nu_leave(U);
-  return get_sub_group_local_id() == weft_nu_lowest(M);
+  if (__weft_sub_group_uniform_here())
+    return get_sub_group_local_id() == 0;
+  weft_nu_enter(0, 0);
+  return get_sub_group_local_id() == weft_nu_lowest(weft_nu_mask4(0));
 }
 
 #define DEF_NU_VOTE(Name, Op, Identity)                                        \
   int WEFT_OVL sub_group_non_uniform_##Name(int Predicate) {                   \
-    const int U = __weft_sub_group_uniform_here();                             \
-    weft_nu_enter(U, Predicate != 0);                                          \
-    const uint4 M = weft_nu_mask4(U);                                          \
+    if (__weft_sub_group_uniform_here())                                       \
+      return sub_group_##Name(Predicate);                                      \
+    weft_nu_enter(0, Predicate != 0);                                          \
+    const uint4 M = weft_nu_mask4(0);                                          \
     int Acc = Identity;                                                        \
     for (uint I = 0; I < 128; ++I)                                             \
       if (weft_nu_bit(M, I))                                                   \
-        Acc Op(int) weft_nu_value(U, I);                                       \
-    weft_nu_leave(U);                                                          \
+        Acc Op(int) weft_nu_value(0, I);                                       \
     return Acc;                                                                \
   }
 
@@ -699,7 +723,9 @@ DEF_NU_ALL_EQUAL(half)
 
 #define DEF_NU_BROADCAST(T)                                                    \
   T WEFT_OVL sub_group_non_uniform_broadcast(T X, uint Index) {                \
-    const int U = __weft_sub_group_uniform_here();                             \
+    if (__weft_sub_group_uniform_here())                                       \
+      return sub_group_broadcast(X, Index);                                    \
+    const int U = 0;                                                           \
     weft_nu_enter(U, weft_nu_pack_##T(X));                                     \
     const uint4 M = weft_nu_mask4(U);                                          \
     T R = weft_nu_bit(M, Index) ? weft_nu_unpack_##T(weft_nu_value(U, Index))  \
@@ -708,7 +734,9 @@ DEF_NU_ALL_EQUAL(half)
     return R;                                                                  \
   }                                                                            \
   T WEFT_OVL sub_group_broadcast_first(T X) {                                  \
-    const int U = __weft_sub_group_uniform_here();                             \
+    if (__weft_sub_group_uniform_here())                                       \
+      return sub_group_broadcast(X, 0);                                        \
+    const int U = 0;                                                           \
     weft_nu_enter(U, weft_nu_pack_##T(X));                                     \
     const uint4 M = weft_nu_mask4(U);                                          \
     T R = weft_nu_unpack_##T(weft_nu_value(U, weft_nu_lowest(M)));             \

@@ -1113,13 +1113,18 @@ kernel void whole(global const int *In, global int *Out,
                   global uint4 *Ballot) {
   size_t G = get_global_id(1) * get_global_size(0) + get_global_id(0);
   int X = In[G];
-  global int *O = Out + 6 * G;
+  global int *O = Out + 10 * G;
   O[0] = sub_group_non_uniform_reduce_add(X);
   O[1] = sub_group_non_uniform_scan_inclusive_add(X);
   O[2] = sub_group_elect();
   O[3] = sub_group_broadcast_first(X);
   O[4] = sub_group_rotate(X, 5);
   O[5] = sub_group_clustered_rotate(X, -3, 8);
+  O[6] = sub_group_non_uniform_reduce_xor(X);
+  O[7] = (int)sub_group_non_uniform_scan_exclusive_mul((uint)X + 1u);
+  O[8] = sub_group_non_uniform_reduce_logical_and(X);
+  O[9] = 2 * sub_group_non_uniform_any(X == 20) +
+         sub_group_non_uniform_all_equal(X / 100);
   Ballot[G] = sub_group_ballot(X % 2);
 }
 )CLC";
@@ -1166,7 +1171,7 @@ TEST_P(Subgroups, NonUniformFunctions) {
     for (size_t I = 0; I < Total; ++I)
       In[I] = cl_int(Random[I] % 21);
     MemRef InBuf(makeBufferFrom(In, CL_MEM_READ_ONLY));
-    std::vector<cl_int> Out(13 * Total, -9), WholeOut(6 * Total, -9);
+    std::vector<cl_int> Out(13 * Total, -9), WholeOut(10 * Total, -9);
     std::vector<cl_uint> Ballot(4 * Total, 0xdead), WholeBallot(4 * Total);
     MemRef OutBuf(makeBufferFrom(Out)), WholeOutBuf(makeBufferFrom(WholeOut));
     MemRef BallotBuf(makeBufferFrom(Ballot)),
@@ -1200,9 +1205,14 @@ TEST_P(Subgroups, NonUniformFunctions) {
           Any18 |= X(L) > 18;
         }
         auto Odd = ballotOf(N, [&](size_t L) { return X(L) % 3 && X(L) % 2; });
-        int WholeSum = 0, WholeScan = 0;
-        for (size_t L = 0; L < N; ++L)
+        int WholeSum = 0, WholeScan = 0, WholeXor = 0, WholeAnd = 1, Any20 = 0;
+        uint32_t Product = 1;
+        for (size_t L = 0; L < N; ++L) {
           WholeSum += X(L);
+          WholeXor ^= X(L);
+          WholeAnd &= X(L) != 0;
+          Any20 |= X(L) == 20;
+        }
         for (size_t L = 0; L < N; ++L) {
           SCOPED_TRACE(testing::Message() << "sub-group local id " << L
                                           << " of " << N << ", value " << X(L));
@@ -1242,7 +1252,7 @@ TEST_P(Subgroups, NonUniformFunctions) {
             ASSERT_EQ(O[11], Acc) << "reductions in a loop of varying trips";
             ASSERT_EQ(O[0], int(Looping.size())) << "the looping ones after it";
           }
-          const cl_int *WO = &WholeOut[6 * Items[L]];
+          const cl_int *WO = &WholeOut[10 * Items[L]];
           WholeScan += X(L);
           ASSERT_EQ(WO[0], WholeSum) << "reduce_add, whole sub-group";
           ASSERT_EQ(WO[1], WholeScan) << "scan_inclusive_add, whole sub-group";
@@ -1257,6 +1267,11 @@ TEST_P(Subgroups, NonUniformFunctions) {
           if (InCluster < N) {
             ASSERT_EQ(WO[5], X(InCluster)) << "clustered_rotate";
           }
+          ASSERT_EQ(WO[6], WholeXor) << "reduce_xor, whole sub-group";
+          ASSERT_EQ(cl_uint(WO[7]), Product) << "scan_exclusive_mul, whole";
+          Product *= uint32_t(X(L)) + 1u;
+          ASSERT_EQ(WO[8], WholeAnd) << "reduce_logical_and, whole sub-group";
+          ASSERT_EQ(WO[9], 2 * Any20 + 1) << "any and all_equal, whole";
           auto WholeOdd = ballotOf(N, [&](size_t J) { return X(J) % 2; });
           for (int W = 0; W < 4; ++W)
             ASSERT_EQ(WholeBallot[4 * Items[L] + W], WholeOdd[W])
