@@ -250,6 +250,72 @@ TEST_P(Spirv, ModulesFromAnotherToolChainRunLikeTheirSource) {
 
 // clCompileProgram on IL, then clLinkProgram, and the executable's binary
 // loaded again.
+// Non-uniform sub-group functions as SPIR-V's GroupNonUniform
+// instructions (tests/spirv/subgroups.cl), against host references per
+// sub-group, and the same from the OpenCL C build.
+TEST_P(Spirv, NonUniformSubGroupInstructions) {
+  std::string Extensions = deviceString(Device, CL_DEVICE_EXTENSIONS);
+  for (const char *Ext :
+       {"cl_khr_subgroup_ballot", "cl_khr_subgroup_non_uniform_vote",
+        "cl_khr_subgroup_non_uniform_arithmetic"})
+    if (!splitWords(Extensions).count(Ext)) {
+      EXPECT_FALSE(testingWeft()) << Ext;
+      GTEST_SKIP() << Ext;
+    }
+  const size_t N = 448, Local = 224;
+  std::vector<cl_int> In(N);
+  for (size_t I = 0; I < N; ++I)
+    In[I] = cl_int(I * 7919 % 101);
+  ProgramRef FromIL(buildIL(module("subgroups.spv")));
+  ASSERT_NE(FromIL.get(), nullptr);
+  ProgramRef FromSource(buildProgram(
+      Context, Device,
+      readBytes(std::string(WEFT_TEST_SPIRV_SOURCES) + "/subgroups.cl"),
+      "-cl-std=CL3.0"));
+  ASSERT_NE(FromSource.get(), nullptr);
+  for (cl_program P : {FromIL.get(), FromSource.get()}) {
+    SCOPED_TRACE(P == FromIL.get() ? "SPIR-V" : "OpenCL C");
+    KernelRef K(kernel(P, "non_uniform"));
+    size_t SubGroup = 0;
+    ASSERT_CL_OK(clGetKernelSubGroupInfo(
+        K, Device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof(Local),
+        &Local, sizeof(SubGroup), &SubGroup, nullptr));
+    ASSERT_GT(SubGroup, 0u);
+    std::vector<cl_int> Out(N, -1);
+    std::vector<cl_uint> Ballot(4 * N, 0);
+    MemRef InBuf(makeBufferFrom(In)), OutBuf(makeBufferFrom(Out)),
+        BallotBuf(makeBufferFrom(Ballot));
+    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_mem), &InBuf));
+    ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_mem), &OutBuf));
+    ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_mem), &BallotBuf));
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 1, nullptr, &N, &Local, 0,
+                                        nullptr, nullptr));
+    ASSERT_CL_OK(readInto(OutBuf, Out));
+    ASSERT_CL_OK(readInto(BallotBuf, Ballot));
+    for (size_t Group = 0; Group < N; Group += Local)
+      for (size_t First = Group; First < Group + Local; First += SubGroup) {
+        size_t End = std::min(First + SubGroup, Group + Local);
+        std::vector<size_t> Active, Others;
+        for (size_t I = First; I < End; ++I)
+          (In[I] % 3 ? Active : Others).push_back(I);
+        cl_int Sum = 0;
+        cl_uint Want[4] = {0, 0, 0, 0};
+        for (size_t I : Active) {
+          Sum += In[I];
+          if (In[I] & 1)
+            Want[(I - First) / 32] |= 1u << ((I - First) % 32);
+        }
+        for (size_t I : Active) {
+          EXPECT_EQ(Out[I], Sum + (I == Active.front() ? 1000 : 0)) << I;
+          for (int W = 0; W < 4; ++W)
+            EXPECT_EQ(Ballot[4 * I + W], Want[W]) << I << " word " << W;
+        }
+        for (size_t I : Others)
+          EXPECT_EQ(Out[I], In[Others.front()]) << I;
+      }
+  }
+}
+
 TEST_P(Spirv, CompileLinkAndBinaries) {
   cl_int Err = CL_SUCCESS;
   ProgramRef P(createIL(module("kernels-O2.spv"), &Err));
