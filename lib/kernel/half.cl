@@ -99,24 +99,24 @@
 #define BINARY(NAME) FOR_WIDTHS(DEF_F2, NAME)
 #define TERNARY(NAME) FOR_WIDTHS(DEF_F3, NAME)
 
-UNARY(acos) UNARY(acosh) UNARY(acospi) UNARY(asin) UNARY(asinh) UNARY(asinpi)
-UNARY(atan) UNARY(atanh) UNARY(atanpi) UNARY(cbrt) UNARY(ceil) UNARY(cos)
-UNARY(cosh) UNARY(cospi) UNARY(erf) UNARY(erfc) UNARY(exp) UNARY(exp10)
-UNARY(exp2) UNARY(expm1) UNARY(fabs) UNARY(floor) UNARY(lgamma) UNARY(log)
-UNARY(log10) UNARY(log1p) UNARY(log2) UNARY(logb) UNARY(rint) UNARY(round)
-UNARY(rsqrt) UNARY(sin) UNARY(sinh) UNARY(sinpi) UNARY(sqrt) UNARY(tan)
-UNARY(tanh) UNARY(tanpi) UNARY(tgamma) UNARY(trunc)
-UNARY(degrees) UNARY(radians) UNARY(sign)
+UNARY(acos)
+UNARY(acosh) UNARY(acospi) UNARY(asin) UNARY(asinh) UNARY(asinpi) UNARY(
+    atan) UNARY(atanh) UNARY(atanpi) UNARY(cbrt) UNARY(ceil) UNARY(cos)
+    UNARY(cosh) UNARY(cospi) UNARY(erf) UNARY(erfc) UNARY(exp) UNARY(
+        exp10) UNARY(exp2) UNARY(expm1) UNARY(fabs) UNARY(floor) UNARY(lgamma)
+        UNARY(log) UNARY(log10) UNARY(log1p) UNARY(log2) UNARY(logb) UNARY(
+            rint) UNARY(round) UNARY(rsqrt) UNARY(sin) UNARY(sinh) UNARY(sinpi)
+            UNARY(sqrt) UNARY(tan) UNARY(tanh) UNARY(tanpi) UNARY(tgamma) UNARY(
+                trunc) UNARY(degrees) UNARY(radians) UNARY(sign)
 
-BINARY(atan2) BINARY(atan2pi) BINARY(copysign) BINARY(fdim) BINARY(fmod)
-BINARY(hypot) BINARY(pow) BINARY(powr)
-BINARY(remainder) BINARY(fmax) BINARY(fmin) BINARY(max) BINARY(min)
-BINARY(step)
-FOR_VECTOR_WIDTHS(DEF_F2_VS, fmax)
-FOR_VECTOR_WIDTHS(DEF_F2_VS, fmin)
-FOR_VECTOR_WIDTHS(DEF_F2_VS, max)
-FOR_VECTOR_WIDTHS(DEF_F2_VS, min)
-FOR_VECTOR_WIDTHS(DEF_F2_SV, step)
+                BINARY(atan2) BINARY(atan2pi) BINARY(copysign) BINARY(fdim)
+                    BINARY(fmod) BINARY(hypot) BINARY(pow) BINARY(powr) BINARY(
+                        remainder) BINARY(fmax) BINARY(fmin) BINARY(max)
+                        BINARY(min) BINARY(step) FOR_VECTOR_WIDTHS(
+                            DEF_F2_VS, fmax) FOR_VECTOR_WIDTHS(DEF_F2_VS, fmin)
+                            FOR_VECTOR_WIDTHS(DEF_F2_VS, max) FOR_VECTOR_WIDTHS(
+                                DEF_F2_VS, min) FOR_VECTOR_WIDTHS(DEF_F2_SV,
+                                                                  step)
 
 // maxmag, minmag: x or y by magnitude, fmax/fmin when the magnitudes are
 // equal or unordered (so that a NaN operand gives the other one).
@@ -125,23 +125,37 @@ FOR_VECTOR_WIDTHS(DEF_F2_SV, step)
     H(N) AX = __builtin_elementwise_abs(X), AY = __builtin_elementwise_abs(Y); \
     return AX CMP AY ? X : AY CMP AX ? Y : FALLBACK(X, Y);                     \
   }
-FOR_WIDTHS(DEF_MAGNITUDE, maxmag, >, fmax)
-FOR_WIDTHS(DEF_MAGNITUDE, minmag, <, fmin)
+                                FOR_WIDTHS(DEF_MAGNITUDE, maxmag, >,
+                                           fmax) FOR_WIDTHS(DEF_MAGNITUDE,
+                                                            minmag, <, fmin)
 
-// mad may round the product: the float product and sum are as good as any.
-TERNARY(mad) TERNARY(clamp) TERNARY(mix) TERNARY(smoothstep)
-FOR_VECTOR_WIDTHS(DEF_F3_VSS, clamp)
-FOR_VECTOR_WIDTHS(DEF_F3_VVS, mix)
-FOR_VECTOR_WIDTHS(DEF_F3_SSV, smoothstep)
+// mad may be computed any way: half arithmetic, contracted into
+// llvm.fmuladd, which a CPU with AVX512-FP16 runs as one vfmadd on halves
+// and any other computes in float between conversions
+// (PromoteHalfArithmetic.cpp).
+#define DEF_MAD(N, _)                                                          \
+  H(N) WEFT_OVL mad(H(N) X, H(N) Y, H(N) Z) {                                  \
+    _Pragma("OPENCL FP_CONTRACT ON") return X * Y + Z;                         \
+  }
+                                    FOR_WIDTHS(DEF_MAD, ) TERNARY(
+                                        clamp) TERNARY(mix) TERNARY(smoothstep)
+                                        FOR_VECTOR_WIDTHS(
+                                            DEF_F3_VSS,
+                                            clamp) FOR_VECTOR_WIDTHS(DEF_F3_VVS,
+                                                                     mix)
+                                            FOR_VECTOR_WIDTHS(DEF_F3_SSV,
+                                                              smoothstep)
 
-FOR_WIDTHS(DEF_FI, ldexp)
-FOR_VECTOR_WIDTHS(DEF_FI_VS, ldexp)
-FOR_WIDTHS(DEF_FI, pown)
-FOR_WIDTHS(DEF_FI, rootn)
+                                                FOR_WIDTHS(DEF_FI, ldexp)
+                                                    FOR_VECTOR_WIDTHS(DEF_FI_VS,
+                                                                      ldexp)
+                                                        FOR_WIDTHS(DEF_FI, pown)
+                                                            FOR_WIDTHS(DEF_FI,
+                                                                       rootn)
 
-// ilogb from the bit pattern (a denormal's exponent from its leading
-// one), with opencl-c-base.h's FP_ILOGB0 and FP_ILOGBNAN.
-static inline int ilogbHalf(half X) {
+    // ilogb from the bit pattern (a denormal's exponent from its leading
+    // one), with opencl-c-base.h's FP_ILOGB0 and FP_ILOGBNAN.
+    static inline int ilogbHalf(half X) {
   uint A = as_ushort(X) & 0x7fffu;
   if (A == 0)
     return FP_ILOGB0;

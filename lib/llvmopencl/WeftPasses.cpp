@@ -10,6 +10,7 @@
 #include "CpuSimd/InterleaveWorkItemLoops.h"
 #include "CpuSimd/LockstepLoops.h"
 #include "CpuSimd/PrefetchWorkItemLoads.h"
+#include "CpuSimd/PromoteHalfArithmetic.h"
 #include "CpuSimd/RevectorizeWorkItemLoops.h"
 #include "CpuSimd/RollWorkItemLoops.h"
 #include "CpuSimd/ScalarizeWorkItemLoops.h"
@@ -189,6 +190,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-expose-index-extensions") {
           FPM.addPass(ExposeIndexExtensionsPass());
+          return true;
+        }
+        if (Name == "weft-promote-half-arithmetic") {
+          FPM.addPass(PromoteHalfArithmeticPass());
           return true;
         }
         if (Name == "weft-form-half-conversion-calls") {

@@ -21,31 +21,32 @@
 // clash over symbol names, whichever process first compiled them.
 //
 //===----------------------------------------------------------------------===//
-#include "CpuSimd/CheckParallelLoops.h"
 #include "CompilerInternals.h"
+#include "CpuSimd/CheckParallelLoops.h"
 #include "CpuSimd/ExposeIndexExtensions.h"
-#include "WorkGroup/FiberRuntime.h"
-#include "FrontEnd/GlobalVariables.h"
 #include "CpuSimd/GroupWorkItemChains.h"
 #include "CpuSimd/HalfConversionCalls.h"
 #include "CpuSimd/InterleaveWorkItemLoops.h"
-#include "KernelCache.h"
-#include "WorkGroup/KernelUtils.h"
-#include "WorkGroup/Launcher.h"
 #include "CpuSimd/LockstepLoops.h"
-#include "WorkGroup/LowerPrintf.h"
-#include "WorkGroup/ParallelRegions.h"
-#include "PerfMap.h"
 #include "CpuSimd/PrefetchWorkItemLoads.h"
+#include "CpuSimd/PromoteHalfArithmetic.h"
+#include "CpuSimd/RevectorizeWorkItemLoops.h"
 #include "CpuSimd/ScalarizeWorkItemLoops.h"
 #include "CpuSimd/VectorMathVariants.h"
 #include "CpuSimd/VersionGathers.h"
-#include "StaticMultiIssue/StaticMultiIssuePipeline.h"
-#include "RuntimeSymbols.h"
-#include "WeftPasses.h"
-#include "WorkGroup/ResolveSubGroups.h"
-#include "CpuSimd/RevectorizeWorkItemLoops.h"
 #include "CpuSimd/WidenWorkItemLoops.h"
+#include "FrontEnd/GlobalVariables.h"
+#include "KernelCache.h"
+#include "PerfMap.h"
+#include "RuntimeSymbols.h"
+#include "StaticMultiIssue/StaticMultiIssuePipeline.h"
+#include "WeftPasses.h"
+#include "WorkGroup/FiberRuntime.h"
+#include "WorkGroup/KernelUtils.h"
+#include "WorkGroup/Launcher.h"
+#include "WorkGroup/LowerPrintf.h"
+#include "WorkGroup/ParallelRegions.h"
+#include "WorkGroup/ResolveSubGroups.h"
 
 #include "weft/debug.h"
 
@@ -460,9 +461,12 @@ void registerCpuSimdPasses(PassBuilder &PB, TargetMachine &TM,
   PB.registerVectorizerStartEPCallback(
       [Vectorize = Tuning.LoopVectorization,
        Prefetch = prefetchEnabled(TM.getTargetCPU()),
-       HalfCalls = halfConversionCallsEnabled() &&
-                   convertsHalvesInRegisters(TM)](FunctionPassManager &FPM,
-                                                  OptimizationLevel) {
+       HalfCalls =
+           halfConversionCallsEnabled() && convertsHalvesInRegisters(TM),
+       NativeHalf = computesHalvesNatively(TM)](FunctionPassManager &FPM,
+                                                OptimizationLevel) {
+        if (!NativeHalf)
+          FPM.addPass(PromoteHalfArithmeticPass());
         if (Prefetch)
           FPM.addPass(PrefetchWorkItemLoadsPass());
         FPM.addPass(CheckParallelLoopsPass());
