@@ -287,21 +287,24 @@ DEF_SG_FUNCTIONS(ushort, WEFT_STEPS)
 
 // cl_khr_subgroup_extended_types' vector broadcasts, component by
 // component through the scalar one (vec3 is stored as four).
-#define DEF_SG_VECTOR_BROADCAST(T, N)                                          \
-  T##N WEFT_OVL sub_group_broadcast(T##N X, uint SubGroupLocalId) {            \
+// Name is also cl_khr_subgroup_ballot's non-uniform broadcast, below.
+#define DEF_SG_VECTOR_BROADCAST(Name, T, N)                                    \
+  T##N WEFT_OVL Name(T##N X, uint SubGroupLocalId) {                           \
     T##N R;                                                                    \
     const T *In = (const T *)&X;                                               \
     T *Out = (T *)&R;                                                          \
     for (uint I = 0; I < N; ++I)                                               \
-      Out[I] = sub_group_broadcast(In[I], SubGroupLocalId);                    \
+      Out[I] = Name(In[I], SubGroupLocalId);                                   \
     return R;                                                                  \
   }
+#define DEF_SG_VECTOR_BROADCASTS_OF(Name, T)                                   \
+  DEF_SG_VECTOR_BROADCAST(Name, T, 2)                                          \
+  DEF_SG_VECTOR_BROADCAST(Name, T, 3)                                          \
+  DEF_SG_VECTOR_BROADCAST(Name, T, 4)                                          \
+  DEF_SG_VECTOR_BROADCAST(Name, T, 8)                                          \
+  DEF_SG_VECTOR_BROADCAST(Name, T, 16)
 #define DEF_SG_VECTOR_BROADCASTS(T)                                            \
-  DEF_SG_VECTOR_BROADCAST(T, 2)                                                \
-  DEF_SG_VECTOR_BROADCAST(T, 3)                                                \
-  DEF_SG_VECTOR_BROADCAST(T, 4)                                                \
-  DEF_SG_VECTOR_BROADCAST(T, 8)                                                \
-  DEF_SG_VECTOR_BROADCAST(T, 16)
+  DEF_SG_VECTOR_BROADCASTS_OF(sub_group_broadcast, T)
 
 DEF_SG_VECTOR_BROADCASTS(char)
 DEF_SG_VECTOR_BROADCASTS(uchar)
@@ -744,23 +747,9 @@ DEF_NU_ALL_EQUAL(half)
     return R;                                                                  \
   }
 
-// Vectors component by component (vec3 is stored as four).
-#define DEF_NU_VECTOR_BROADCAST(T, N)                                          \
-  T##N WEFT_OVL sub_group_non_uniform_broadcast(T##N X, uint Index) {          \
-    T##N R;                                                                    \
-    const T *In = (const T *)&X;                                               \
-    T *Out = (T *)&R;                                                          \
-    for (uint I = 0; I < N; ++I)                                               \
-      Out[I] = sub_group_non_uniform_broadcast(In[I], Index);                  \
-    return R;                                                                  \
-  }
 #define DEF_NU_BROADCASTS(T)                                                   \
   DEF_NU_BROADCAST(T)                                                          \
-  DEF_NU_VECTOR_BROADCAST(T, 2)                                                \
-  DEF_NU_VECTOR_BROADCAST(T, 3)                                                \
-  DEF_NU_VECTOR_BROADCAST(T, 4)                                                \
-  DEF_NU_VECTOR_BROADCAST(T, 8)                                                \
-  DEF_NU_VECTOR_BROADCAST(T, 16)
+  DEF_SG_VECTOR_BROADCASTS_OF(sub_group_non_uniform_broadcast, T)
 
 DEF_NU_BROADCASTS(char)
 DEF_NU_BROADCASTS(uchar)
