@@ -220,6 +220,10 @@ SmallVector<BasicBlock *, 32> convergeOrder(Function &F) {
 /// still on their way will reach too. Whether WI has any.
 bool lowerConvergeCalls(Function &WI, Value *Ctx) {
   Module &M = *WI.getParent();
+  // Most fiber kernels have none: no dominator tree for them.
+  Function *Converge = M.getFunction(SubGroupConvergeName);
+  if (!Converge || Converge->use_empty())
+    return false;
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::get(C, 0), *I32 = Type::getInt32Ty(C),
        *I64 = Type::getInt64Ty(C);
