@@ -576,6 +576,13 @@ bool optimize(Module &M, TargetMachine &TM, const WeftPassOptions &Opts,
     static const MachineModel Default = defaultMachineModel();
     Schedule = scheduleAndCountBlocks(
         M, Target.Machine ? *Target.Machine : Default, MAM, FAM);
+    // The schedule prices the machine's half operations as such; the host
+    // that runs the code may have none, and its back end would split a
+    // half fmuladd into a product and a sum each rounded to half.
+    if (!computesHalvesNatively(TM))
+      for (Function &F : M)
+        if (!F.isDeclaration())
+          FAM.invalidate(F, PromoteHalfArithmeticPass().run(F, FAM));
   }
   return true;
 }

@@ -22,11 +22,12 @@
 // 2-core Sapphire Rapids guest, float 246).
 //
 // Runs first at the vectorizer's start, on every target without half
-// arithmetic. Without F16C each conversion is a call of libgcc's either
-// way, but the promotion still matters there: without FMA the back end
-// would split a half fmuladd into a multiply and an add each rounded to
-// half, where the float ones round the exact product of two halves only
-// once, with the sum (mad(half) computed as before this pass existed).
+// arithmetic. The promotion is also what makes mad(half) right there: the
+// back end splits a half fmuladd into a multiply and an add each rounded
+// to half (with FMA or without), where the float ones round the exact
+// product of two halves only once, with the sum. So the static multi-issue
+// back half, whose code runs on the host too, runs it after its schedule
+// (WorkGroupCompiler.cpp): the machine model still sees half operations.
 //
 //===----------------------------------------------------------------------===//
 #include "CpuSimd/PromoteHalfArithmetic.h"
