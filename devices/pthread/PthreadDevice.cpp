@@ -10,13 +10,16 @@
 // finishes the last piece completes the command. Transfers are jobs of one
 // work-group. The device lock is taken to find a job, not per claim.
 //
-// With more workers than cores (WEFT_THREADS=8 on 2 cores) a job still has
-// one share per core (CoreCount): workers beyond the shares, and helping
-// threads, claim minimal chunks only, so one that loses its core holds
-// back little. (Capping the awake workers at the cores instead made
-// FloydWarshall --size 1024 with 8 workers slower, 191 -> 208 ms, and on
-// a machine busy with other processes it gave up the CPU share the extra
-// threads win there, 190 -> 300 ms.)
+// A worker runs jobs only while it holds one of CoreCount slots, one per
+// core, pinned to that core while busy; it gives the slot back when it
+// sleeps. So with more workers than cores (WEFT_THREADS=8 on 2 cores) no
+// more run at once than cores, none shares a core with another holding a
+// claimed piece (the launch would wait for whichever lost the core), and
+// the same core runs the same share at every launch; the workers beyond
+// the cores sleep apart and are woken only when no slot owner can be
+// (FloydWarshall --size 1024 with 8 workers: 169 ms before, 101 ms with
+// slots, 102 ms with 2 workers). Helping threads claim minimal chunks
+// only, so one that loses its core holds back little.
 //
 // Launch latency is two hand-offs between threads: the application's
 // enqueue to a worker, and the worker's completion to the application
@@ -45,8 +48,7 @@
 // third thread is busy (the application's, another process), away from the
 // L2 that holds their share (MatrixMultiplicationTiled --size 512 on device
 // 0: 2.35 -> 2.20 ms pinned; weft-bench.py over two libweft copies, geomean
-// 0.983, measured while waiters still helped with every job). More
-// workers than cores (WEFT_THREADS) are never pinned. Pinned
+// 0.983, measured while waiters still helped with every job). Pinned
 // while idle, though, a spinning worker keeps the core of an application
 // thread that launches small kernels one after another (LaunchLatency
 // --device 0 --iterations 5000, empty kernel: 1.0 -> 1.75 us), so pinning
@@ -166,16 +168,15 @@ struct Job {
   size_t Total;    ///< work-groups, or 1 for a transfer
   size_t MinChunk; ///< fewest work-groups worth a claim
   /// One contiguous share of the work-groups per core the scheduler runs
-  /// the process on, not per worker. Worker I owns Slices[I] when it comes
-  /// for it first: the same share of the same NDRange at every launch, so
-  /// a kernel run again and again over data that fits the caches
-  /// (FloydWarshall's 512 passes over 2 MiB) finds its part in its own
+  /// the process on, not per worker. The holder of core slot I owns
+  /// Slices[I] when it comes for it first: the same share of the same NDRange
+  /// at every launch, so a kernel run again and again over data that fits the
+  /// caches (FloydWarshall's 512 passes over 2 MiB) finds its part in its own
   /// core's L2 instead of pulling it from the other core's. A worker whose
   /// share is done takes from the back of the others' shares; a worker
-  /// that finds every share owned (WEFT_THREADS above the core count) and
-  /// a thread helping while it waits (runQueuedWork) are extras: they take
-  /// only minimal chunks, since they are the threads likely to lose their
-  /// core with a chunk in hand.
+  /// that finds every share owned and a thread helping while it waits
+  /// (runQueuedWork) are extras: they take only minimal chunks, since they
+  /// are the threads likely to lose their core with a chunk in hand.
   Slice *Slices = InlineSlices;
   size_t SliceCount = 0;
   /// Shares of up to 8 workers live in the job: one allocation less per
@@ -311,10 +312,9 @@ public:
       Cores = *HostCores;
       Pinned = true;
     } else {
-      // More workers than cores (WEFT_THREADS) share cores however they
-      // are placed; pinned, they could not move off a core that another
-      // process or worker holds.
-      PinWhenBusy = pinRootWorkers() && Workers <= CoreCount;
+      // A worker pins itself to the core of its slot: one per core, even
+      // with more workers than cores.
+      PinWhenBusy = pinRootWorkers();
       // What the workers inherit, and get back when they let go.
       if (sched_getaffinity(0, sizeof(Inherited), &Inherited) != 0)
         PinWhenBusy = false;
@@ -334,6 +334,7 @@ public:
       if (Desc.AffinityDomains)
         Desc.AffinityDomains |= CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
     }
+    SlotTaken.assign(CoreCount, false);
     Scratch.resize(Workers);
     for (unsigned I = 0; I < Workers; ++I) {
       Scratch[I] = std::make_unique<WorkerScratch>();
@@ -360,6 +361,7 @@ public:
       Stopping = true;
     }
     Wake.notify_all();
+    WakeExtra.notify_all();
     for (std::thread &T : Threads)
       T.join();
   }
@@ -383,25 +385,32 @@ public:
     J->split(CoreCount);
     // Threads worth waking: one per minimal chunk, beyond the first.
     size_t Chunks = (J->Total + J->MinChunk - 1) / J->MinChunk;
-    unsigned Asleep, Spinning;
+    size_t Wanted, WantedOwners;
     {
       std::lock_guard<std::mutex> Guard(Lock);
       Jobs.push_back(std::move(J));
       JobCount.store(Jobs.size(), std::memory_order_relaxed);
-      Asleep = Sleepers;
       // Read under Lock: a spinner that stops spinning takes Lock next, so
       // it is either still counted here and finds this job, or asleep.
-      Spinning = std::min(Spinners.load(std::memory_order_relaxed), CoreCount);
+      size_t Spinning = Spinners.load(std::memory_order_relaxed);
+      // Spinning workers see Queued change and take the first chunks; only
+      // sleepers need a system call, for the chunks left, and only into
+      // free slots: a worker holding one comes for this job when it is
+      // done with its own.
+      size_t Free = CoreCount - SlotsHeld;
+      Wanted = std::min<size_t>({Chunks > Spinning ? Chunks - Spinning : 0,
+                                 Sleepers - Waking,
+                                 Free > Waking ? Free - Waking : 0});
+      Waking += Wanted;
+      // The workers that own the slots first: a slot changing hands costs
+      // a migration, and a worker that sleeps on the condition variable
+      // longest would be woken first (BitonicSort --size 524288 with
+      // WEFT_THREADS=8 on 2 cores: 23 ms woken in turn, 17 with 2).
+      WantedOwners = std::min<size_t>(Wanted, OwnersAsleep);
     }
     Queued.fetch_add(1, std::memory_order_release);
-    // Spinning workers see Queued change and take the first chunks; only
-    // sleepers need a system call, for the chunks left, and no more of
-    // them than cores left (WEFT_THREADS above the core count: more would
-    // only take turns).
-    size_t Wanted = std::min<size_t>({Chunks > Spinning ? Chunks - Spinning : 0,
-                                      Asleep, size_t(CoreCount - Spinning)});
     for (size_t I = 0; I < Wanted; ++I)
-      Wake.notify_one();
+      (I < WantedOwners ? Wake : WakeExtra).notify_one();
   }
 
   void runQueuedWork(const std::function<bool()> &Done,
@@ -446,7 +455,7 @@ private:
 
   /// Runs chunks of J until it has none left to claim, or until Stop()
   /// (a helping thread stops once the command it waits for is done).
-  /// Self is the worker's index, SIZE_MAX for a helping thread.
+  /// Self is the worker's core slot, SIZE_MAX for a helping thread.
   void runJob(Job &J, WorkerScratch &S, size_t Self,
               const std::function<bool()> *Stop = nullptr) {
     size_t Own = J.adopt(Self);
@@ -459,17 +468,24 @@ private:
     }
   }
 
-  /// The oldest job with work left, spinning briefly and then sleeping
-  /// while there is none (unpinned first when OnCore); null when the device
-  /// is being destroyed.
-  std::shared_ptr<Job> nextJob(bool &OnCore) {
+  /// The oldest job with work left, for the worker Self holding core slot
+  /// Slot (taken here when it holds none), spinning briefly and then
+  /// sleeping while there is none (unpinned first when OnCore, and giving
+  /// the slot back); null when the device is being destroyed.
+  std::shared_ptr<Job> nextJob(size_t Self, int &Slot, bool &OnCore) {
     auto SpinUntil = spinDeadline();
     for (;;) {
       uint64_t Seen = Queued.load(std::memory_order_acquire);
       {
         std::unique_lock<std::mutex> Guard(Lock);
-        if (std::shared_ptr<Job> J = frontJob())
-          return J;
+        if (std::shared_ptr<Job> J = frontJob()) {
+          if (Slot < 0)
+            Slot = takeSlot(Self);
+          if (Slot >= 0)
+            return J;
+          // Every core has a worker, which will come for this job.
+          SpinUntil = std::chrono::steady_clock::now();
+        }
         if (Stopping)
           return nullptr;
         if (std::chrono::steady_clock::now() >= SpinUntil) {
@@ -479,20 +495,34 @@ private:
             OnCore = false;
             continue;
           }
+          if (Slot >= 0) {
+            SlotTaken[Slot] = false;
+            --SlotsHeld;
+            Slot = -1;
+          }
+          // Workers beyond the cores sleep apart: woken only when every
+          // slot owner is awake.
+          const bool Owner = Self < CoreCount;
           ++Sleepers;
-          Wake.wait(Guard, [&] {
+          OwnersAsleep += Owner;
+          (Owner ? Wake : WakeExtra).wait(Guard, [&] {
             return Stopping || Queued.load(std::memory_order_acquire) != Seen;
           });
           --Sleepers;
+          OwnersAsleep -= Owner;
+          // Woken by submit(), or on its own after a submit() that woke
+          // nobody: then Waking is one short until the woken one returns.
+          if (Waking)
+            --Waking;
           SpinUntil = spinDeadline();
           continue;
         }
       }
-      // More spinners than cores only take turns on them, and every turn
-      // delays the thread that will submit the next job (LaunchLatency
-      // with WEFT_THREADS=16 on 2 cores: 2.7 us an empty kernel, 0.5 us
-      // with 2 workers): the others sleep at once.
-      if (!takeSpinSlot()) {
+      // Only workers holding a slot spin: more spinners than cores only
+      // take turns on them, and every turn delays the thread that will
+      // submit the next job (LaunchLatency with WEFT_THREADS=16 on 2
+      // cores: 2.7 us an empty kernel, 0.5 us with 2 workers).
+      if (Slot < 0 || !takeSpinSlot()) {
         SpinUntil = std::chrono::steady_clock::now();
         continue;
       }
@@ -507,6 +537,20 @@ private:
       if (!spinningPays(std::chrono::steady_clock::now()))
         SpinUntil = std::chrono::steady_clock::now();
     }
+  }
+
+  /// A free core slot for worker Self, its own (Self modulo the cores)
+  /// first; -1 when every core has a worker. Callers hold Lock.
+  int takeSlot(size_t Self) {
+    for (unsigned K = 0; K < CoreCount; ++K) {
+      unsigned I = (Self + K) % CoreCount;
+      if (!SlotTaken[I]) {
+        SlotTaken[I] = true;
+        ++SlotsHeld;
+        return int(I);
+      }
+    }
+    return -1;
   }
 
   /// One of the CoreCount places of spinning workers; false when taken.
@@ -557,14 +601,17 @@ private:
   }
 
   void serve(WorkerScratch &S, size_t Self) {
-    cpu_set_t Own;
-    bool CanPin = PinWhenBusy && coreSet(Cores[Self], Own);
+    int Slot = -1;
     bool OnCore = false;
-    while (std::shared_ptr<Job> J = nextJob(OnCore)) {
-      // A job with a few chunks for every worker is worth a system call.
-      if (CanPin && !OnCore && J->Total >= 2 * J->MinChunk * Threads.size())
+    while (std::shared_ptr<Job> J = nextJob(Self, Slot, OnCore)) {
+      // A job with a few chunks for every core is worth a system call.
+      cpu_set_t Own;
+      if (PinWhenBusy && !OnCore && J->Total >= 2 * J->MinChunk * CoreCount &&
+          coreSet(Cores[Slot], Own))
         OnCore = setAffinity(pthread_self(), Own);
-      runJob(*J, S, Self);
+      // The share of the slot's core: the same data on the same core at
+      // every launch, whichever worker holds the slot.
+      runJob(*J, S, size_t(Slot));
     }
   }
 
@@ -591,7 +638,7 @@ private:
   bool PinWhenBusy = false;
   cpu_set_t Inherited{};
   std::mutex Lock;
-  std::condition_variable Wake;
+  std::condition_variable Wake, WakeExtra;
   std::deque<std::shared_ptr<Job>> Jobs;
   /// Workers spinning now.
   std::atomic<unsigned> Spinners{0};
@@ -603,8 +650,18 @@ private:
   std::atomic<size_t> JobCount{0};
   /// Jobs ever submitted: spinning workers watch it change.
   std::atomic<uint64_t> Queued{0};
-  /// Workers blocked on Wake (guarded by Lock).
-  unsigned Sleepers = 0;
+  /// Workers blocked on Wake, and how many of them submit() has woken and
+  /// that have not yet returned (guarded by Lock).
+  unsigned Sleepers = 0, Waking = 0;
+  /// Sleepers whose index is below CoreCount (guarded by Lock): they wait
+  /// on Wake, the others on WakeExtra.
+  unsigned OwnersAsleep = 0;
+  /// One slot per core (CoreCount): a worker takes one to run jobs, pins
+  /// itself to its core while busy, and gives it back when it sleeps, so
+  /// that no more workers are awake than cores and no two are stacked on
+  /// one core (guarded by Lock).
+  std::vector<bool> SlotTaken;
+  unsigned SlotsHeld = 0;
   bool Stopping = false;
   std::vector<std::unique_ptr<WorkerScratch>> Scratch;
   std::vector<std::thread> Threads;
