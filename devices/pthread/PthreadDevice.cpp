@@ -398,15 +398,21 @@ public:
       // free slots: a worker holding one comes for this job when it is
       // done with its own.
       size_t Free = CoreCount - SlotsHeld;
+      size_t Waking = Sleeping[0].Waking + Sleeping[1].Waking;
+      size_t Idle[2] = {Sleeping[0].Asleep - Sleeping[0].Waking,
+                        Sleeping[1].Asleep - Sleeping[1].Waking};
       Wanted = std::min<size_t>({Chunks > Spinning ? Chunks - Spinning : 0,
-                                 Sleepers - Waking,
+                                 Idle[0] + Idle[1],
                                  Free > Waking ? Free - Waking : 0});
-      Waking += Wanted;
       // The workers that own the slots first: a slot changing hands costs
       // a migration, and a worker that sleeps on the condition variable
       // longest would be woken first (BitonicSort --size 524288 with
-      // WEFT_THREADS=8 on 2 cores: 23 ms woken in turn, 17 with 2).
-      WantedOwners = std::min<size_t>(Wanted, OwnersAsleep);
+      // WEFT_THREADS=8 on 2 cores: 23 ms woken in turn, 17 with 2). Only
+      // as many of each as sleep unwoken: a notification to a condition
+      // variable nobody waits on is lost, and its count would stay.
+      WantedOwners = std::min<size_t>(Wanted, Idle[0]);
+      Sleeping[0].Waking += WantedOwners;
+      Sleeping[1].Waking += Wanted - WantedOwners;
     }
     Queued.fetch_add(1, std::memory_order_release);
     for (size_t I = 0; I < Wanted; ++I)
@@ -503,17 +509,16 @@ private:
           // Workers beyond the cores sleep apart: woken only when every
           // slot owner is awake.
           const bool Owner = Self < CoreCount;
-          ++Sleepers;
-          OwnersAsleep += Owner;
+          Sleepers &Mine = Sleeping[Owner ? 0 : 1];
+          ++Mine.Asleep;
           (Owner ? Wake : WakeExtra).wait(Guard, [&] {
             return Stopping || Queued.load(std::memory_order_acquire) != Seen;
           });
-          --Sleepers;
-          OwnersAsleep -= Owner;
+          --Mine.Asleep;
           // Woken by submit(), or on its own after a submit() that woke
           // nobody: then Waking is one short until the woken one returns.
-          if (Waking)
-            --Waking;
+          if (Mine.Waking)
+            --Mine.Waking;
           SpinUntil = spinDeadline();
           continue;
         }
@@ -650,12 +655,14 @@ private:
   std::atomic<size_t> JobCount{0};
   /// Jobs ever submitted: spinning workers watch it change.
   std::atomic<uint64_t> Queued{0};
-  /// Workers blocked on Wake, and how many of them submit() has woken and
-  /// that have not yet returned (guarded by Lock).
-  unsigned Sleepers = 0, Waking = 0;
-  /// Sleepers whose index is below CoreCount (guarded by Lock): they wait
-  /// on Wake, the others on WakeExtra.
-  unsigned OwnersAsleep = 0;
+  /// Workers blocked on a condition variable, and how many of them
+  /// submit() has woken and that have not yet returned.
+  struct Sleepers {
+    unsigned Asleep = 0, Waking = 0;
+  };
+  /// The slot owners (index below CoreCount), on Wake, and the others, on
+  /// WakeExtra (guarded by Lock).
+  Sleepers Sleeping[2];
   /// One slot per core (CoreCount): a worker takes one to run jobs, pins
   /// itself to its core while busy, and gives it back when it sleeps, so
   /// that no more workers are awake than cores and no two are stacked on
