@@ -17,8 +17,9 @@
 // claimed piece (the launch would wait for whichever lost the core), and
 // the same core runs the same share at every launch; the workers beyond
 // the cores sleep apart and are woken only when no slot owner can be
-// (FloydWarshall --size 1024 with 8 workers: 169 ms before, 101 ms with
-// slots, 102 ms with 2 workers). Helping threads claim minimal chunks
+// (examples/FloydWarshall --device 0 --size 1024 --iterations 3 with
+// WEFT_THREADS=8 on 2 cores: 169 ms before, 101 ms with slots, 102 ms with
+// 2 workers). Helping threads claim minimal chunks
 // only, so one that loses its core holds back little.
 //
 // Launch latency is two hand-offs between threads: the application's
@@ -527,10 +528,11 @@ private:
       // take turns on them, and every turn delays the thread that will
       // submit the next job (LaunchLatency with WEFT_THREADS=16 on 2
       // cores: 2.7 us an empty kernel, 0.5 us with 2 workers).
-      if (Slot < 0 || !takeSpinSlot()) {
+      if (Slot < 0) {
         SpinUntil = std::chrono::steady_clock::now();
         continue;
       }
+      Spinners.fetch_add(1, std::memory_order_relaxed);
       // Spin without the lock until a job arrives or the time is up,
       // letting any other runnable thread have the core meanwhile; sleep
       // at once when another process takes it (weft/spin.h).
@@ -556,15 +558,6 @@ private:
       }
     }
     return -1;
-  }
-
-  /// One of the CoreCount places of spinning workers; false when taken.
-  bool takeSpinSlot() {
-    unsigned N = Spinners.load(std::memory_order_relaxed);
-    while (N < CoreCount)
-      if (Spinners.compare_exchange_weak(N, N + 1, std::memory_order_relaxed))
-        return true;
-    return false;
   }
 
   /// The end of an idle worker's spin starting now: none on cores shared
@@ -645,10 +638,10 @@ private:
   std::mutex Lock;
   std::condition_variable Wake, WakeExtra;
   std::deque<std::shared_ptr<Job>> Jobs;
-  /// Workers spinning now.
+  /// Workers spinning now: slot holders only, so at most CoreCount.
   std::atomic<unsigned> Spinners{0};
-  /// Cores the workers run on (coreLimit): how many may spin at once, how
-  /// many sleepers a job wakes at most, the shares a job is split into.
+  /// Cores the workers run on (coreLimit): the slots, and the shares a job
+  /// is split into.
   const unsigned CoreCount;
   GroupCosts Costs;
   /// Jobs.size(), readable without Lock.
