@@ -1,10 +1,12 @@
 ; A linear local id tid = x + 8y divided by the local size in x (8) is
 ; split back into x and y; by 16, the x part stays out of the division.
-; With a local size of 9 in x the same code keeps its divisions (x may
-; reach 8 and carry into the quotient), as do forms that could be negative
-; or overflow their type.
+; With a local size of 9 in x, x may reach 8 and carry into the quotient:
+; by 8 the division stays on x alone (x % 8, y + x / 8, unsigned), by 16
+; (no term divisible) it stays as it was, as do forms that could be
+; negative or overflow their type.
 ; RUN: weft-opt -passes=weft-fold-local-id-divisions -weft-local-size=8,16,1 -S %s | FileCheck %s
 ; RUN: weft-opt -passes=weft-fold-local-id-divisions -weft-local-size=9,16,1 -S %s | FileCheck %s --check-prefix=WIDE
+; RUN: weft-opt -passes=weft-fold-local-id-divisions -weft-local-size=16,8,1 -S %s | FileCheck %s --check-prefix=SPLIT
 
 ; CHECK-LABEL: define internal void @tile.workitem(
 ; CHECK-NOT: srem
@@ -19,8 +21,12 @@
 ; CHECK: %div16 = udiv i32 %{{.*}}, 16
 ; CHECK: ret void
 ; WIDE-LABEL: define internal void @tile.workitem(
-; WIDE: %rem8 = srem i32 %tid, 8
-; WIDE: %div8 = sdiv i32 %tid, 8
+; WIDE: %[[WX:.*]] = trunc i64 %x to i32
+; WIDE: %rem8 = urem i32 %[[WX]], 8
+; WIDE: %[[WX2:.*]] = trunc i64 %x to i32
+; WIDE: %[[WY:.*]] = trunc i64 %y to i32
+; WIDE: %[[WQ:.*]] = udiv i32 %[[WX2]], 8
+; WIDE: %div8 = add nuw nsw i32 %[[WY]], %[[WQ]]
 ; WIDE: %rem16 = srem i32 %tid, 16
 ; WIDE: %div16 = sdiv i32 %tid, 16
 define internal void @tile.workitem(ptr addrspace(1) %out, ptr %ctx, i64 %x, i64 %y, i64 %z) "weft-workitem-of"="tile" {
@@ -95,5 +101,40 @@ entry:
   store i32 %prod, ptr addrspace(1) %p1, align 4
   %p2 = getelementptr i8, ptr addrspace(1) %out, i64 8
   store i8 %narrow, ptr addrspace(1) %p2, align 1
+  ret void
+}
+
+; CLBlast's GlobalToLocalB with MDIMC = 16, NDIMB = 8: tid = x + 16y split
+; by 8 while x runs to 15. tid % 8 is x % 8 and tid / 8 is 2y + x / 8:
+; divisions of x alone, which the work-item loop's vectorizers follow where
+; they could not follow x + 16y (a gather of double4 before).
+; SPLIT-LABEL: define internal void @split.workitem(
+; SPLIT-NOT: srem
+; SPLIT-NOT: sdiv
+; SPLIT: %[[SX:.*]] = trunc i64 %x to i32
+; SPLIT: %lb0 = urem i32 %[[SX]], 8
+; SPLIT: %[[SX2:.*]] = trunc i64 %x to i32
+; SPLIT: %[[SY:.*]] = trunc i64 %y to i32
+; SPLIT: %[[SY2:.*]] = mul nuw nsw i32 %[[SY]], 2
+; SPLIT: %[[SQ:.*]] = udiv i32 %[[SX2]], 8
+; SPLIT: %lb1 = add nuw nsw i32 %[[SY2]], %[[SQ]]
+; With x below 8 it is x and 2y.
+; CHECK-LABEL: define internal void @split.workitem(
+; CHECK: %lb0 = trunc i64 %x to i32
+; CHECK: %lb1 = mul nuw nsw i32 %{{.*}}, 2
+; WIDE-LABEL: define internal void @split.workitem(
+; WIDE: urem i32
+; WIDE: %lb1 = add nuw nsw i32
+define internal void @split.workitem(ptr addrspace(1) %out, ptr %ctx, i64 %x, i64 %y, i64 %z) "weft-workitem-of"="split" {
+entry:
+  %x32 = trunc i64 %x to i32
+  %y32 = trunc i64 %y to i32
+  %y16 = mul nsw i32 %y32, 16
+  %tid = add nsw i32 %x32, %y16
+  %lb0 = srem i32 %tid, 8
+  %lb1 = sdiv i32 %tid, 8
+  store i32 %lb0, ptr addrspace(1) %out, align 4
+  %p1 = getelementptr i32, ptr addrspace(1) %out, i64 1
+  store i32 %lb1, ptr addrspace(1) %p1, align 4
   ret void
 }

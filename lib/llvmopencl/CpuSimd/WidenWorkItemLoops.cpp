@@ -106,9 +106,23 @@ struct Progression {
   bool Disjoint = false;
   unsigned Shift = 0;
   SmallVector<std::pair<Value *, unsigned>, 2> Conditions;
+  /// V(x + j) == V(x) + j * Step as integers, Step read as signed: no
+  /// work-item's value wrapped on the way (the operations' nsw flags say
+  /// so, or the value is a group-invariant sum). A sign extension keeps it.
+  bool ExactSigned = false;
 };
 
 enum class Kind { Uniform, Address, Varying };
+
+/// K loads (or stores) of one type whose addresses are K consecutive
+/// elements, each stepping by K elements from one work-item to the next:
+/// together VF * K consecutive elements, one wide access.
+struct AccessGroup {
+  /// By address: Members[M] accesses the group's base + M elements.
+  SmallVector<Instruction *, 8> Members;
+  /// The first and last member in the block.
+  Instruction *First = nullptr, *Last = nullptr;
+};
 
 /// The latch of a loop `for (x = 0; x != TripCount; ++x)` in one block.
 struct Latch {
@@ -194,6 +208,156 @@ bool isPackedAccessType(const DataLayout &DL, Type *T) {
          Size * 8 == lanesOf(T) * elementOf(T)->getScalarSizeInBits();
 }
 
+/// What an integer distance must survive: an extension after it is exact
+/// only when no operation on the way wrapped (their flags say so: a wrap
+/// would have made the access's address poison).
+enum class Wrap { Modular, Signed, Unsigned };
+
+bool keepsExact(const Instruction &I, Wrap W) {
+  if (W == Wrap::Modular)
+    return true;
+  if (auto *Or = dyn_cast<PossiblyDisjointInst>(&I))
+    return Or->isDisjoint();
+  return W == Wrap::Signed ? I.hasNoSignedWrap() : I.hasNoUnsignedWrap();
+}
+
+/// B - A for two integers computed alike but for constants added on the
+/// way (CLBlast's `_nib + lb0 * 2`, unrolled: the same sum with 0 and 1).
+std::optional<int64_t> integerDistance(Value *A, Value *B, Wrap W,
+                                       unsigned Depth = 0) {
+  if (A == B)
+    return 0;
+  if (Depth > 8)
+    return std::nullopt;
+  auto *CA = dyn_cast<ConstantInt>(A), *CB = dyn_cast<ConstantInt>(B);
+  if (CA && CB && CA->getBitWidth() <= 64)
+    return CB->getSExtValue() - CA->getSExtValue();
+  auto *IA = dyn_cast<Instruction>(A), *IB = dyn_cast<Instruction>(B);
+  // B == A + C (or A == B + C).
+  auto PlusConstant = [&](Instruction *I, Value *Other,
+                          int64_t Sign) -> std::optional<int64_t> {
+    Value *X;
+    const APInt *C;
+    if (!I ||
+        !(match(I, m_Add(m_Value(X), m_APInt(C))) ||
+          match(I, m_DisjointOr(m_Value(X), m_APInt(C)))) ||
+        C->getBitWidth() > 64 || !keepsExact(*I, W))
+      return std::nullopt;
+    std::optional<int64_t> D = Sign > 0
+                                   ? integerDistance(Other, X, W, Depth + 1)
+                                   : integerDistance(X, Other, W, Depth + 1);
+    if (!D)
+      return std::nullopt;
+    return *D + Sign * C->getSExtValue();
+  };
+  if (auto D = PlusConstant(IB, A, 1))
+    return D;
+  if (auto D = PlusConstant(IA, B, -1))
+    return D;
+  if (!IA || !IB || IA->getOpcode() != IB->getOpcode() ||
+      IA->getType() != IB->getType() || !keepsExact(*IA, W) ||
+      !keepsExact(*IB, W))
+    return std::nullopt;
+  switch (IA->getOpcode()) {
+  case Instruction::Add:
+  case Instruction::Or:
+  case Instruction::Sub: {
+    if (IA->getOpcode() == Instruction::Or &&
+        !(cast<PossiblyDisjointInst>(IA)->isDisjoint() &&
+          cast<PossiblyDisjointInst>(IB)->isDisjoint()))
+      return std::nullopt;
+    Value *A0 = IA->getOperand(0), *A1 = IA->getOperand(1);
+    Value *B0 = IB->getOperand(0), *B1 = IB->getOperand(1);
+    if (A1 == B1)
+      return integerDistance(A0, B0, W, Depth + 1);
+    if (A0 == B0) {
+      std::optional<int64_t> D = integerDistance(A1, B1, W, Depth + 1);
+      if (D && IA->getOpcode() == Instruction::Sub)
+        return -*D;
+      return D;
+    }
+    if (IA->getOpcode() == Instruction::Sub)
+      return std::nullopt;
+    if (A0 == B1)
+      return integerDistance(A1, B0, W, Depth + 1);
+    if (A1 == B0)
+      return integerDistance(A0, B1, W, Depth + 1);
+    return std::nullopt;
+  }
+  case Instruction::Shl:
+  case Instruction::Mul: {
+    const APInt *C;
+    if (IA->getOperand(1) != IB->getOperand(1) ||
+        !match(IA->getOperand(1), m_APInt(C)) || C->uge(63))
+      return std::nullopt;
+    std::optional<int64_t> D =
+        integerDistance(IA->getOperand(0), IB->getOperand(0), W, Depth + 1);
+    if (!D)
+      return std::nullopt;
+    int64_t Scale = IA->getOpcode() == Instruction::Shl
+                        ? int64_t(1) << C->getZExtValue()
+                        : C->getSExtValue();
+    return *D * Scale;
+  }
+  case Instruction::SExt:
+  case Instruction::ZExt:
+    if (IA->getOperand(0)->getType() != IB->getOperand(0)->getType())
+      return std::nullopt;
+    return integerDistance(IA->getOperand(0), IB->getOperand(0),
+                           isa<SExtInst>(IA) ? Wrap::Signed : Wrap::Unsigned,
+                           Depth + 1);
+  case Instruction::Trunc:
+    if (W != Wrap::Modular ||
+        IA->getOperand(0)->getType() != IB->getOperand(0)->getType())
+      return std::nullopt;
+    return integerDistance(IA->getOperand(0), IB->getOperand(0), W, Depth + 1);
+  default:
+    return std::nullopt;
+  }
+}
+
+/// B - A in bytes for two addresses computed alike, or nothing.
+std::optional<int64_t> addressDistance(Value *A, Value *B, const DataLayout &DL,
+                                       unsigned Depth = 0) {
+  unsigned Bits = DL.getIndexTypeSizeInBits(A->getType());
+  if (Bits > 64 || A->getType() != B->getType())
+    return std::nullopt;
+  APInt OffA(Bits, 0), OffB(Bits, 0);
+  A = A->stripAndAccumulateConstantOffsets(DL, OffA, true);
+  B = B->stripAndAccumulateConstantOffsets(DL, OffB, true);
+  int64_t Constant = OffB.getSExtValue() - OffA.getSExtValue();
+  if (A == B)
+    return Constant;
+  auto *GA = dyn_cast<GetElementPtrInst>(A),
+       *GB = dyn_cast<GetElementPtrInst>(B);
+  if (!GA || !GB || Depth > 4 ||
+      GA->getSourceElementType() != GB->getSourceElementType() ||
+      GA->getNumOperands() != GB->getNumOperands())
+    return std::nullopt;
+  std::optional<int64_t> Distance = addressDistance(
+      GA->getPointerOperand(), GB->getPointerOperand(), DL, Depth + 1);
+  if (!Distance)
+    return std::nullopt;
+  gep_type_iterator TA = gep_type_begin(GA);
+  for (unsigned Op = 1; Op < GA->getNumOperands(); ++Op, ++TA) {
+    Value *IA = GA->getOperand(Op), *IB = GB->getOperand(Op);
+    if (TA.isStruct()) {
+      if (IA != IB)
+        return std::nullopt;
+      continue;
+    }
+    // A narrower index is sign-extended to the address's width.
+    Wrap W = IA->getType()->getIntegerBitWidth() < Bits ? Wrap::Signed
+                                                        : Wrap::Modular;
+    std::optional<int64_t> D = integerDistance(IA, IB, W);
+    if (!D)
+      return std::nullopt;
+    *Distance +=
+        *D * int64_t(TA.getSequentialElementStride(DL).getFixedValue());
+  }
+  return *Distance + Constant;
+}
+
 class LoopWidener {
 public:
   LoopWidener(Loop &L, const Latch &Latch, unsigned RegisterBytes)
@@ -227,9 +391,15 @@ private:
   bool classifyAccess(Instruction &I, Value *Ptr, Type *AccessTy);
   bool classifyVarying(Instruction &I);
   bool requireDisjoint(const Progression &P, unsigned Bits);
-  std::optional<Progression> addInvariant(const Progression &P, Value *U);
+  bool requireExactSigned(const Progression &P, unsigned Width);
+  std::optional<Progression> addInvariant(const Progression &P, Value *U,
+                                          bool NoCarry);
   bool isProfitable() const;
   bool isParallelAccess(const Instruction &I) const;
+  bool formGroups();
+  bool mayReorderAcross(const Instruction &Member,
+                        const Instruction &Other) const;
+  void widenGroup(const struct AccessGroup &G, IRBuilder<> &B);
 
   void version(LoopInfo &LI, DominatorTree &DT);
   Value *wide(Value *V);
@@ -250,6 +420,11 @@ private:
   unsigned VectorOps = 0, ScalarOps = 0;
   bool HasVectorAccess = false;
   DenseMap<Value *, Value *> Wide;
+  /// Accesses K elements apart across work-items, and the groups of K
+  /// accesses at consecutive addresses they form.
+  SmallVector<Instruction *, 8> Strided;
+  SmallVector<AccessGroup, 4> Groups;
+  DenseMap<const Instruction *, unsigned> GroupOf;
 };
 
 /// VF puts the widest access of the body in one register.
@@ -282,16 +457,27 @@ bool LoopWidener::requireDisjoint(const Progression &P, unsigned Bits) {
   return true;
 }
 
+/// Whether P is exact as a signed value of Width bits, recording the
+/// run-time conditions that makes it so.
+bool LoopWidener::requireExactSigned(const Progression &P, unsigned Width) {
+  return P.Step == 0 || P.ExactSigned || requireDisjoint(P, Width - 1);
+}
+
 /// P + U for a work-item-independent U: still exact when U's low
 /// Shift + L bits are zero, known or tested at run time.
 std::optional<Progression> LoopWidener::addInvariant(const Progression &P,
-                                                     Value *U) {
+                                                     Value *U, bool NoCarry) {
   Progression R = P;
   if (!P.Disjoint)
     return R;
   unsigned Bits = P.Shift + LogVF;
   KnownBits Known = computeKnownBits(U, DL);
   if (Known.countMinTrailingZeros() >= Bits)
+    return R;
+  // An `or disjoint` carries nowhere: only the work-items' bits matter.
+  if (NoCarry && Bits <= Known.getBitWidth() &&
+      APInt::getBitsSet(Known.getBitWidth(), P.Shift, Bits)
+          .isSubsetOf(Known.Zero))
     return R;
   if (isInLoop(U) || !U->getType()->isIntegerTy())
     R.Disjoint = false;
@@ -323,11 +509,14 @@ bool LoopWidener::classifyAddress(Instruction &I) {
         return fail("work-item-dependent struct index");
       unsigned IndexWidth = GTI.getOperand()->getType()->getIntegerBitWidth();
       uint64_t Step = P->Step;
-      if (IndexWidth < 64) {
+      if (IndexWidth < 64 && Step != 0) {
         // The index is sign-extended: exact only without crossing its top.
-        if (!requireDisjoint(*P, IndexWidth - 1))
+        if (requireDisjoint(*P, IndexWidth - 1))
+          Step = uint64_t(1) << P->Shift;
+        else if (P->ExactSigned)
+          Step = uint64_t(SignExtend64(P->Step, IndexWidth));
+        else
           return fail("narrow index that may wrap: " + GEP->getName());
-        Step = uint64_t(1) << P->Shift;
       }
       R.Step += Step * GTI.getSequentialElementStride(DL).getFixedValue();
     }
@@ -354,23 +543,31 @@ bool LoopWidener::classifyAddress(Instruction &I) {
     if (PA && PB) {
       R.Step = PA->Step + PB->Step;
     } else {
-      std::optional<Progression> S = addInvariant(PA ? *PA : *PB, PA ? B : A);
+      std::optional<Progression> S = addInvariant(
+          PA ? *PA : *PB, PA ? B : A, I.getOpcode() == Instruction::Or);
       if (!S)
         return false;
       R = *S;
-      if (I.getOpcode() == Instruction::Or && !R.Disjoint)
+      if (I.getOpcode() == Instruction::Or &&
+          !cast<PossiblyDisjointInst>(I).isDisjoint() && !R.Disjoint)
         return fail("or with unknown bits");
     }
+    R.ExactSigned = keepsExact(I, Wrap::Signed) &&
+                    (!PA || requireExactSigned(*PA, Width)) &&
+                    (!PB || requireExactSigned(*PB, Width));
     break;
   case Instruction::Sub:
     if (PA && !PB) {
-      std::optional<Progression> S = addInvariant(*PA, B);
+      std::optional<Progression> S = addInvariant(*PA, B, false);
       if (!S)
         return false;
       R = *S;
     } else {
       R.Step = (PA ? PA->Step : 0) - (PB ? PB->Step : 0);
     }
+    R.ExactSigned = keepsExact(I, Wrap::Signed) &&
+                    (!PA || requireExactSigned(*PA, Width)) &&
+                    (!PB || requireExactSigned(*PB, Width));
     break;
   case Instruction::Mul:
   case Instruction::Shl: {
@@ -380,12 +577,17 @@ bool LoopWidener::classifyAddress(Instruction &I) {
       P = PB;
       Factor = A;
     }
+    // A value common to the group stays so, whatever it is multiplied by.
+    if ((!PA || PA->Step == 0) && (!PB || PB->Step == 0))
+      break;
     if (!P || Of(Factor) || !match(Factor, m_APInt(C)))
       return fail("multiplication by a non-constant");
     uint64_t Scale = I.getOpcode() == Instruction::Shl
                          ? (C->uge(64) ? 0 : uint64_t(1) << C->getZExtValue())
                          : C->getZExtValue();
     R.Step = P->Step * Scale;
+    R.ExactSigned = keepsExact(I, Wrap::Signed) && C->isNonNegative() &&
+                    requireExactSigned(*P, Width);
     if (P->Disjoint && isPowerOf2_64(Scale)) {
       unsigned NewShift = P->Shift + Log2_64(Scale);
       if (NewShift + LogVF <= Width) {
@@ -402,25 +604,56 @@ bool LoopWidener::classifyAddress(Instruction &I) {
       return fail("shift of the id by a non-constant");
     unsigned Amount = C->getZExtValue();
     unsigned Room = I.getOpcode() == Instruction::AShr ? Width - 1 : Width;
+    if (PA->Step == 0)
+      break; // the same value for the whole group
+    if (PA->Disjoint && PA->Shift + LogVF <= Amount &&
+        requireDisjoint(*PA, Room))
+      break; // the work-items' bits fall out: x >> 3 for 8 | x's group
     if (PA->Shift < Amount || !requireDisjoint(*PA, Room))
       return fail("right shift that may not be exact: " + I.getName());
     R = *PA;
     R.Shift = PA->Shift - Amount;
     R.Step = uint64_t(1) << R.Shift;
+    R.ExactSigned = false;
+    break;
+  }
+  case Instruction::And: {
+    // x & 7 keeps the work-items' bits of a group of at most 8; a mask
+    // without them leaves the group's common part.
+    if (!PA || PB || !match(B, m_APInt(C)))
+      return fail("and of work-item-dependent values");
+    if (PA->Step == 0)
+      break;
+    APInt Lanes = APInt::getBitsSet(Width, PA->Shift, PA->Shift + LogVF);
+    if (!PA->Disjoint || PA->Shift + LogVF > Width)
+      return fail("and of an inexact progression: " + I.getName());
+    if (Lanes.isSubsetOf(*C)) {
+      R = *PA;
+      R.ExactSigned = false; // exact through Disjoint, not through flags
+    } else if (Lanes.intersects(*C) || !requireDisjoint(*PA, Width))
+      return fail("mask splitting the work-items' bits: " + I.getName());
     break;
   }
   case Instruction::SExt:
   case Instruction::ZExt: {
     unsigned From = A->getType()->getIntegerBitWidth();
     unsigned Room = I.getOpcode() == Instruction::SExt ? From - 1 : From;
-    if (!requireDisjoint(*PA, Room))
+    if (PA->Step == 0)
+      break;
+    if (requireDisjoint(*PA, Room)) {
+      R = *PA;
+      R.Step = uint64_t(1) << R.Shift;
+      break;
+    }
+    if (I.getOpcode() == Instruction::ZExt || !PA->ExactSigned)
       return fail("extension that may wrap: " + I.getName());
-    R = *PA;
-    R.Step = uint64_t(1) << R.Shift;
+    R.Step = uint64_t(SignExtend64(PA->Step, From));
+    R.ExactSigned = true;
     break;
   }
   case Instruction::Trunc:
     R = *PA;
+    R.ExactSigned = false;
     if (R.Disjoint && R.Shift + LogVF > Width)
       R.Disjoint = false;
     break;
@@ -438,9 +671,16 @@ bool LoopWidener::classifyAccess(Instruction &I, Value *Ptr, Type *AccessTy) {
   auto It = Progressions.find(Ptr);
   if (It == Progressions.end())
     return fail("access at a computed address");
-  if (!isPackedAccessType(DL, AccessTy) ||
-      It->second.Step != DL.getTypeStoreSize(AccessTy))
+  uint64_t Size = DL.getTypeStoreSize(AccessTy);
+  if (!isPackedAccessType(DL, AccessTy))
     return fail("access not consecutive across work-items: " + I.getName());
+  uint64_t Step = It->second.Step;
+  if (Step != Size) {
+    // Part of an interleaved group, if formGroups finds its partners.
+    if (Step % Size || !isPowerOf2_64(Step / Size) || Step / Size > 8)
+      return fail("access not consecutive across work-items: " + I.getName());
+    Strided.push_back(&I);
+  }
   HasVectorAccess |= AccessTy->isVectorTy();
   ++(AccessTy->isVectorTy() ? VectorOps : ScalarOps);
   return true;
@@ -493,6 +733,7 @@ bool LoopWidener::classify(Instruction &I) {
     Progression P;
     P.Step = 1;
     P.Disjoint = true;
+    P.ExactSigned = true;
     Kinds[&I] = Kind::Address;
     Progressions[&I] = P;
     return true;
@@ -559,6 +800,129 @@ bool LoopWidener::isParallelAccess(const Instruction &I) const {
   return any_of(Groups->operands(), Listed);
 }
 
+/// Whether Other, between two members of a group, may trade places with
+/// Member: it does not touch memory the way that would matter, or it does
+/// so in another of OpenCL's disjoint address spaces (private, global,
+/// constant, local; not generic).
+bool LoopWidener::mayReorderAcross(const Instruction &Member,
+                                   const Instruction &Other) const {
+  if (!Other.mayReadOrWriteMemory())
+    return true;
+  if (isa<LoadInst>(Member) && !Other.mayWriteToMemory())
+    return true;
+  const Value *OtherPtr = getLoadStorePointerOperand(&Other);
+  if (!OtherPtr)
+    return false;
+  unsigned AS =
+      getLoadStorePointerOperand(&Member)->getType()->getPointerAddressSpace();
+  unsigned OtherAS = OtherPtr->getType()->getPointerAddressSpace();
+  return AS != OtherAS && AS <= 3 && OtherAS <= 3;
+}
+
+/// Puts every strided access into a group of K accesses of one type at
+/// consecutive elements (the unrolled `v[2 * x + i]`, i = 0..K-1), or
+/// fails: alone, a strided access is a gather.
+bool LoopWidener::formGroups() {
+  for (Instruction *S : Strided) {
+    if (GroupOf.count(S))
+      continue;
+    Value *Ptr = getLoadStorePointerOperand(S);
+    Type *Ty = getLoadStoreType(S);
+    uint64_t Size = DL.getTypeStoreSize(Ty);
+    uint64_t K = Progressions.lookup(Ptr).Step / Size;
+    SmallVector<std::pair<int64_t, Instruction *>, 8> Near;
+    for (Instruction *T : Strided) {
+      if (T->getOpcode() != S->getOpcode() || getLoadStoreType(T) != Ty ||
+          Progressions.lookup(getLoadStorePointerOperand(T)).Step != K * Size)
+        continue;
+      std::optional<int64_t> D =
+          addressDistance(Ptr, getLoadStorePointerOperand(T), DL);
+      if (D && *D > -int64_t(K * Size) && *D < int64_t(K * Size))
+        Near.push_back({*D, T});
+    }
+    llvm::sort(Near,
+               [](const auto &A, const auto &B) { return A.first < B.first; });
+    if (Near.size() != K)
+      return fail("strided access without its interleaved partners: " +
+                  S->getName());
+    AccessGroup G;
+    for (unsigned M = 0; M < K; ++M) {
+      if (Near[M].first - Near[0].first != int64_t(M * Size) ||
+          GroupOf.count(Near[M].second))
+        return fail("strided accesses that do not tile: " + S->getName());
+      G.Members.push_back(Near[M].second);
+    }
+    G.First = G.Last = G.Members[0];
+    for (Instruction *M : G.Members) {
+      if (M->comesBefore(G.First))
+        G.First = M;
+      if (G.Last->comesBefore(M))
+        G.Last = M;
+    }
+    // The wide access happens at the first load, at the last store.
+    Instruction *At = isa<LoadInst>(S) ? G.First : G.Last;
+    if (auto *Base =
+            dyn_cast<Instruction>(getLoadStorePointerOperand(G.Members[0]));
+        Base && isInLoop(Base) && !Base->comesBefore(At))
+      return fail("interleaved group's address computed too late");
+    for (Instruction *I = G.First->getNextNode(); I != G.Last;
+         I = I->getNextNode())
+      if (!is_contained(G.Members, I) && !mayReorderAcross(*S, *I))
+        return fail("memory access between interleaved accesses");
+    for (Instruction *M : G.Members)
+      GroupOf[M] = Groups.size();
+    Groups.push_back(std::move(G));
+  }
+  return true;
+}
+
+/// One wide load for the whole group, each member's part shuffled out; or
+/// the members' values shuffled together into one wide store.
+void LoopWidener::widenGroup(const AccessGroup &G, IRBuilder<> &B) {
+  Instruction *Base = G.Members[0];
+  Type *Ty = getLoadStoreType(Base);
+  unsigned K = G.Members.size(), N = lanesOf(Ty);
+  Type *WideTy = FixedVectorType::get(elementOf(Ty), VF * K * N);
+  Value *Ptr = getLoadStorePointerOperand(Base);
+  auto Copy = [&](Instruction *New) {
+    New->copyMetadata(*Base,
+                      {LLVMContext::MD_tbaa, LLVMContext::MD_alias_scope,
+                       LLVMContext::MD_noalias, LLVMContext::MD_access_group,
+                       LLVMContext::MD_nontemporal});
+  };
+  if (auto *Load = dyn_cast<LoadInst>(Base)) {
+    B.SetInsertPoint(G.First);
+    LoadInst *All = B.CreateAlignedLoad(WideTy, Ptr, Load->getAlign(),
+                                        Load->getName() + ".group");
+    Copy(All);
+    for (unsigned M = 0; M < K; ++M) {
+      SmallVector<int, 64> Mask;
+      for (unsigned J = 0; J < VF; ++J)
+        for (unsigned L = 0; L < N; ++L)
+          Mask.push_back((J * K + M) * N + L);
+      Value *Part = B.CreateShuffleVector(All, Mask);
+      Part->takeName(G.Members[M]);
+      Wide[G.Members[M]] = Part;
+    }
+    return;
+  }
+  B.SetInsertPoint(G.Last);
+  SmallVector<Value *, 8> Parts;
+  for (Instruction *M : G.Members)
+    Parts.push_back(wide(cast<StoreInst>(M)->getValueOperand()));
+  // Indices into the members' values one after the other; two members are
+  // one shuffle's two operands.
+  SmallVector<int, 64> Mask;
+  for (unsigned J = 0; J < VF; ++J)
+    for (unsigned M = 0; M < K; ++M)
+      for (unsigned L = 0; L < N; ++L)
+        Mask.push_back((M * VF + J) * N + L);
+  Value *All = K == 2
+                   ? B.CreateShuffleVector(Parts[0], Parts[1], Mask)
+                   : B.CreateShuffleVector(concatenateVectors(B, Parts), Mask);
+  Copy(B.CreateAlignedStore(All, Ptr, cast<StoreInst>(Base)->getAlign()));
+}
+
 bool LoopWidener::isProfitable() const {
   return HasVectorAccess && ScalarOps <= VectorOps;
 }
@@ -569,6 +933,8 @@ bool LoopWidener::analyze() {
   for (Instruction &I : Body)
     if (!classify(I))
       return false;
+  if (!formGroups())
+    return false;
   // Nothing work-item-dependent leaves the loop; an address used other
   // than by a load or store (say, compared) is data.
   for (Instruction &I : Body) {
@@ -794,6 +1160,13 @@ unsigned LoopWidener::widen(LoopInfo &LI, DominatorTree &DT) {
   for (Instruction &I : Body) {
     if (kindOf(&I) != Kind::Varying)
       continue;
+    if (auto It = GroupOf.find(&I); It != GroupOf.end()) {
+      const AccessGroup &G = Groups[It->second];
+      if (&I == (isa<LoadInst>(I) ? G.First : G.Last))
+        widenGroup(G, B);
+      Replaced.push_back(&I);
+      continue;
+    }
     B.SetInsertPoint(&I);
     Value *New = widenInstruction(I, B);
     if (!I.getType()->isVoidTy() && isa<Instruction>(New))

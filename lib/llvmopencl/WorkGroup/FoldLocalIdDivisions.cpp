@@ -26,7 +26,9 @@
 //
 // and with g == D, High % D is 0 and High / D the form divided term by
 // term. For x + 8y: by 8, x and y; by 16, x + (8y % 16) and (8y) / 16, both
-// uniform in x apart from the x itself.
+// uniform in x apart from the x itself. Where no granule keeps Low below
+// it (x + 16y by 8, x in [0, 16)), V % D == Low % D and V / D == High / D +
+// Low / D still hold with g == D: the division stays, on x alone.
 //
 // The dividend must be an SSA value: the pass runs SROA first (as
 // NormalizeBarriers and WorkItemLoops do anyway).
@@ -263,6 +265,31 @@ Value *emitTerms(IRBuilder<> &B, const LinearForm &L, Type *Ty, uint64_t Const,
   return Sum;
 }
 
+/// When the terms D does not divide may reach D (x + 16y by 8 with x in
+/// [0, 16)), the division still splits: with High the terms D divides,
+/// V % D == Low % D and V / D == High / D + Low / D. What stays divided is
+/// a form of fewer ids, often one id alone (x & 7, x >> 3 once InstCombine
+/// has seen the unsigned division by a power of two), which the work-item
+/// loop's vectorizers follow where they cannot follow x + 16y.
+Value *splitDivision(BinaryOperator &I, const LinearForm &L, uint64_t D) {
+  auto InLow = [D](const LinearForm::Term &T) { return T.Coef % D != 0; };
+  auto InHigh = [D](const LinearForm::Term &T) { return T.Coef % D == 0; };
+  if (llvm::none_of(L.Terms, InLow) || llvm::none_of(L.Terms, InHigh))
+    return nullptr;
+  bool IsRem =
+      I.getOpcode() == Instruction::SRem || I.getOpcode() == Instruction::URem;
+  Type *Ty = I.getType();
+  Value *Divisor = I.getOperand(1);
+  uint64_t LowConst = L.Const % D, HighConst = L.Const - LowConst;
+  IRBuilder<> B(&I);
+  Value *Low = emitTerms(B, L, Ty, LowConst, 1, InLow);
+  if (IsRem)
+    return B.CreateURem(Low, Divisor);
+  Value *High = emitTerms(B, L, Ty, HighConst / D, D, InHigh);
+  return B.CreateAdd(High, B.CreateUDiv(Low, Divisor), "", /*HasNUW=*/true,
+                     /*HasNSW=*/true);
+}
+
 /// The replacement of a div/rem by a constant of a linear form of the
 /// local ids, or null.
 Value *foldDivision(BinaryOperator &I, Decomposer &Dec) {
@@ -287,7 +314,7 @@ Value *foldDivision(BinaryOperator &I, Decomposer &Dec) {
     return nullptr;
   std::optional<uint64_t> G = chooseGranule(*L, D);
   if (!G)
-    return nullptr;
+    return splitDivision(I, *L, D);
   uint64_t LowConst = L->Const % *G, HighConst = L->Const - LowConst;
   auto InLow = [G](const LinearForm::Term &T) { return T.Coef % *G != 0; };
   auto InHigh = [G](const LinearForm::Term &T) { return T.Coef % *G == 0; };
