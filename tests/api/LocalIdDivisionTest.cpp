@@ -5,13 +5,17 @@
 // tid = x + W * y divided by D1 and D2 for local sizes where the
 // compiler may rewrite the divisions into the ids (W == Lx, D a multiple
 // of or equal to Lx), where it must not (Lx = 9 > W), with a smaller last
-// group (OpenCL 3.0 non-uniform work-groups), and a tile copied through
-// local memory at [tid / D1][tid % D1].
+// group (OpenCL 3.0 non-uniform work-groups), where x exceeds D (x + 16y
+// by 8: the division stays on x alone), and tiles copied through local
+// memory at [tid / D1][tid % D1] and CLBlast's double4 B tile (two vectors
+// a work-item, stepping by two across work-items: WidenWorkItemLoops's
+// interleaved groups).
 //
 //===----------------------------------------------------------------------===//
 
 #include "TestCommon.h"
 
+#include <cstring>
 #include <string>
 
 using namespace weft_test;
@@ -30,7 +34,8 @@ TEST_P(LocalIdDivisions, SplitLinearId) {
                       SplitCase{8, 8, 16, {9, 4}, {18, 8}},
                       SplitCase{8, 4, 3, {8, 4}, {16, 8}},
                       SplitCase{4, 8, 2, {4, 6}, {8, 12}},
-                      SplitCase{8, 8, 16, {8, 4}, {20, 6}}}) {
+                      SplitCase{8, 8, 16, {8, 4}, {20, 6}},
+                      SplitCase{16, 8, 32, {16, 8}, {32, 16}}}) {
     std::string Options = "-cl-std=CL3.0 -DTILE=1 -DW=" + std::to_string(C.W) +
                           " -DD1=" + std::to_string(C.D1) +
                           " -DD2=" + std::to_string(C.D2);
@@ -92,6 +97,68 @@ TEST_P(LocalIdDivisions, ReverseTile) {
       size_t Base = I / Tile * Tile;
       ASSERT_EQ(Out[I], In[Base + Tile - 1 - I % Tile]) << "element " << I;
     }
+  }
+}
+
+TEST_P(LocalIdDivisions, StridedVectorTile) {
+  cl_device_fp_config Fp64 = 0;
+  ASSERT_CL_OK(clGetDeviceInfo(Device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(Fp64),
+                               &Fp64, nullptr));
+  for (bool Double : {false, true}) {
+    if (Double && !Fp64)
+      continue;
+    std::string Options =
+        std::string(Double ? "-DVEC=double4" : "-DVEC=float4") +
+        " -DD1=1 -DD2=1 -DW=1 -DTILE=1";
+    SCOPED_TRACE(Options);
+    KernelRef K(makeKernel(kernelSource("local_id_divisions.cl"),
+                           "strided_tile", Options));
+    ASSERT_NE(K.get(), nullptr);
+    // 3 groups of 16 columns, 3 tiles of 32 rows; rows one vector longer
+    // than the columns used. Small integers keep the sums exact.
+    const size_t Groups = 3, Local[2] = {16, 8}, Global[2] = {16 * Groups, 8};
+    const cl_int Rows = 96, Ld = 16 * Groups + 1, Lanes = 4;
+    const size_t Elem = Double ? sizeof(double) : sizeof(float);
+    std::vector<double> In(size_t(Rows) * Ld * Lanes);
+    for (size_t I = 0; I < In.size(); ++I)
+      In[I] = double(int(I * 7 % 61) - 30);
+    std::vector<unsigned char> InBytes(In.size() * Elem);
+    for (size_t I = 0; I < In.size(); ++I) {
+      float F = float(In[I]);
+      memcpy(&InBytes[I * Elem], Double ? (void *)&In[I] : (void *)&F, Elem);
+    }
+    const size_t OutCount = Groups * 512 * Lanes;
+    std::vector<unsigned char> OutBytes(OutCount * Elem, 0xff);
+    MemRef InBuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                            InBytes.size(), InBytes.data()));
+    MemRef OutBuf(makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                             OutBytes.size(), OutBytes.data()));
+    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_int), &Rows));
+    ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_int), &Ld));
+    ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_mem), &InBuf));
+    ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(cl_mem), &OutBuf));
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 2, nullptr, Global, Local, 0,
+                                        nullptr, nullptr));
+    ASSERT_CL_OK(clEnqueueReadBuffer(Queue, OutBuf, CL_TRUE, 0, OutBytes.size(),
+                                     OutBytes.data(), 0, nullptr, nullptr));
+    for (size_t G = 0; G < Groups; ++G)
+      for (size_t T = 0; T < 512; ++T)
+        for (int L = 0; L < Lanes; ++L) {
+          double Want = 0;
+          for (int Kwg = 0; Kwg < Rows; Kwg += 32) {
+            size_t E = (T + 5 + Kwg) % 512, Row = Kwg + E / 16, Col = E % 16;
+            Want += In[(Row * Ld + G * 16 + Col) * Lanes + L];
+          }
+          size_t At = (G * 512 + T) * Lanes + L;
+          double Got;
+          float F;
+          memcpy(Double ? (void *)&Got : (void *)&F, &OutBytes[At * Elem],
+                 Elem);
+          if (!Double)
+            Got = F;
+          ASSERT_EQ(Got, Want)
+              << "group " << G << " vector " << T << " lane " << L;
+        }
   }
 }
 
