@@ -38,10 +38,26 @@
 // adds the global offset and global size), the loop is versioned: a
 // run-time test of those bits picks the widened loop or the original one.
 // 64-bit additions and multiplications need nothing: addresses wrap modulo
-// 2^64 as the original ones do. A loop with anything else (a phi besides
-// the id, a call, a store to an address every work-item shares, a
-// work-item-dependent value leaving the loop, an access not consecutive)
-// is left to the other passes.
+// 2^64 as the original ones do. `x & 7` keeps the work-items' bits (a
+// group of at most 8), `x >> 3` drops them: a value common to the group,
+// which may then be multiplied by anything. A narrower index is also exact
+// under sign extension when every operation on the way has nsw (a wrap
+// would have made the address poison, the access undefined).
+//
+// Interleaved groups. CLBlast's B tile copy (x + 16y split by 8, two
+// double4 per work-item) steps by two double4 from one work-item to the
+// next: `v[2 * (x & 7) + i]`, i = 0, 1 unrolled. Accesses stepping by K
+// elements (K = 2, 4, 8) are kept when K of them, of one type, sit at
+// consecutive elements (their distance proved by walking both address
+// computations, which differ only by added constants) with nothing in the
+// same address space between them: the group is one wide load at its
+// first member, each member shuffled out, or one wide store at its last,
+// the members shuffled in; a copy's shuffles cancel in InstCombine.
+//
+// A loop with anything else (a phi besides the id, a call, a store to an
+// address every work-item shares, a work-item-dependent value leaving the
+// loop, an access neither consecutive nor in a group) is left to the
+// other passes.
 //
 // VF makes the widest access one register (float4 on AVX-512: 4); the trip
 // count must be a constant multiple of VF (the fixed-size nest of
