@@ -868,7 +868,7 @@ bool LoopWidener::formGroups() {
         return fail("strided accesses that do not tile: " + S->getName());
       G.Members.push_back(Near[M].second);
     }
-    G.First = G.Last = G.Members[0];
+    G.First = G.Last = Near[0].second;
     for (Instruction *M : G.Members) {
       if (M->comesBefore(G.First))
         G.First = M;
