@@ -15,14 +15,47 @@
 
 #include "TestCommon.h"
 
-#include <cstring>
 #include <string>
 
 using namespace weft_test;
 
 namespace {
 
-class LocalIdDivisions : public DeviceTest {};
+class LocalIdDivisions : public DeviceTest {
+protected:
+  /// Runs strided_tile on T4 vectors (float4 or double4) and checks every
+  /// lane of the rotated sums against the host.
+  template <typename T> void checkStridedTile(cl_kernel K) {
+    // 3 groups of 16 columns, 3 tiles of 32 rows; rows one vector longer
+    // than the columns used. Small integers keep the sums exact.
+    const size_t Groups = 3, Local[2] = {16, 8}, Global[2] = {16 * Groups, 8};
+    const cl_int Rows = 96, Ld = 16 * Groups + 1, Lanes = 4;
+    std::vector<T> In(size_t(Rows) * Ld * Lanes);
+    for (size_t I = 0; I < In.size(); ++I)
+      In[I] = T(int(I * 7 % 61) - 30);
+    std::vector<T> Out(Groups * 512 * Lanes, T(-99));
+    MemRef InBuf(makeBufferFrom(In, CL_MEM_READ_ONLY));
+    MemRef OutBuf(makeBufferFrom(Out));
+    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_int), &Rows));
+    ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_int), &Ld));
+    ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_mem), &InBuf));
+    ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(cl_mem), &OutBuf));
+    ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 2, nullptr, Global, Local, 0,
+                                        nullptr, nullptr));
+    ASSERT_CL_OK(readInto(OutBuf, Out));
+    for (size_t G = 0; G < Groups; ++G)
+      for (size_t Tid = 0; Tid < 512; ++Tid)
+        for (int L = 0; L < Lanes; ++L) {
+          T Want = 0;
+          for (int Kwg = 0; Kwg < Rows; Kwg += 32) {
+            size_t E = (Tid + 5 + Kwg) % 512, Row = Kwg + E / 16, Col = E % 16;
+            Want += In[(Row * Ld + G * 16 + Col) * Lanes + L];
+          }
+          ASSERT_EQ(Out[(G * 512 + Tid) * Lanes + L], Want)
+              << "group " << G << " vector " << Tid << " lane " << L;
+        }
+  }
+};
 
 struct SplitCase {
   int W, D1, D2;
@@ -114,51 +147,10 @@ TEST_P(LocalIdDivisions, StridedVectorTile) {
     KernelRef K(makeKernel(kernelSource("local_id_divisions.cl"),
                            "strided_tile", Options));
     ASSERT_NE(K.get(), nullptr);
-    // 3 groups of 16 columns, 3 tiles of 32 rows; rows one vector longer
-    // than the columns used. Small integers keep the sums exact.
-    const size_t Groups = 3, Local[2] = {16, 8}, Global[2] = {16 * Groups, 8};
-    const cl_int Rows = 96, Ld = 16 * Groups + 1, Lanes = 4;
-    const size_t Elem = Double ? sizeof(double) : sizeof(float);
-    std::vector<double> In(size_t(Rows) * Ld * Lanes);
-    for (size_t I = 0; I < In.size(); ++I)
-      In[I] = double(int(I * 7 % 61) - 30);
-    std::vector<unsigned char> InBytes(In.size() * Elem);
-    for (size_t I = 0; I < In.size(); ++I) {
-      float F = float(In[I]);
-      memcpy(&InBytes[I * Elem], Double ? (void *)&In[I] : (void *)&F, Elem);
-    }
-    const size_t OutCount = Groups * 512 * Lanes;
-    std::vector<unsigned char> OutBytes(OutCount * Elem, 0xff);
-    MemRef InBuf(makeBuffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                            InBytes.size(), InBytes.data()));
-    MemRef OutBuf(makeBuffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                             OutBytes.size(), OutBytes.data()));
-    ASSERT_CL_OK(clSetKernelArg(K, 0, sizeof(cl_int), &Rows));
-    ASSERT_CL_OK(clSetKernelArg(K, 1, sizeof(cl_int), &Ld));
-    ASSERT_CL_OK(clSetKernelArg(K, 2, sizeof(cl_mem), &InBuf));
-    ASSERT_CL_OK(clSetKernelArg(K, 3, sizeof(cl_mem), &OutBuf));
-    ASSERT_CL_OK(clEnqueueNDRangeKernel(Queue, K, 2, nullptr, Global, Local, 0,
-                                        nullptr, nullptr));
-    ASSERT_CL_OK(clEnqueueReadBuffer(Queue, OutBuf, CL_TRUE, 0, OutBytes.size(),
-                                     OutBytes.data(), 0, nullptr, nullptr));
-    for (size_t G = 0; G < Groups; ++G)
-      for (size_t T = 0; T < 512; ++T)
-        for (int L = 0; L < Lanes; ++L) {
-          double Want = 0;
-          for (int Kwg = 0; Kwg < Rows; Kwg += 32) {
-            size_t E = (T + 5 + Kwg) % 512, Row = Kwg + E / 16, Col = E % 16;
-            Want += In[(Row * Ld + G * 16 + Col) * Lanes + L];
-          }
-          size_t At = (G * 512 + T) * Lanes + L;
-          double Got;
-          float F;
-          memcpy(Double ? (void *)&Got : (void *)&F, &OutBytes[At * Elem],
-                 Elem);
-          if (!Double)
-            Got = F;
-          ASSERT_EQ(Got, Want)
-              << "group " << G << " vector " << T << " lane " << L;
-        }
+    if (Double)
+      checkStridedTile<double>(K);
+    else
+      checkStridedTile<float>(K);
   }
 }
 

@@ -224,6 +224,16 @@ bool isPackedAccessType(const DataLayout &DL, Type *T) {
          Size * 8 == lanesOf(T) * elementOf(T)->getScalarSizeInBits();
 }
 
+/// The widened access keeps what the original one said about aliasing,
+/// parallelism and caching.
+Instruction *copyAccessMetadata(Instruction *New, const Instruction &From) {
+  New->copyMetadata(From,
+                    {LLVMContext::MD_tbaa, LLVMContext::MD_alias_scope,
+                     LLVMContext::MD_noalias, LLVMContext::MD_access_group,
+                     LLVMContext::MD_nontemporal});
+  return New;
+}
+
 /// What an integer distance must survive: an extension after it is exact
 /// only when no operation on the way wrapped (their flags say so: a wrap
 /// would have made the access's address poison).
@@ -900,12 +910,7 @@ void LoopWidener::widenGroup(const AccessGroup &G, IRBuilder<> &B) {
   unsigned K = G.Members.size(), N = lanesOf(Ty);
   Type *WideTy = FixedVectorType::get(elementOf(Ty), VF * K * N);
   Value *Ptr = getLoadStorePointerOperand(Base);
-  auto Copy = [&](Instruction *New) {
-    New->copyMetadata(*Base,
-                      {LLVMContext::MD_tbaa, LLVMContext::MD_alias_scope,
-                       LLVMContext::MD_noalias, LLVMContext::MD_access_group,
-                       LLVMContext::MD_nontemporal});
-  };
+  auto Copy = [&](Instruction *New) { copyAccessMetadata(New, *Base); };
   if (auto *Load = dyn_cast<LoadInst>(Base)) {
     B.SetInsertPoint(G.First);
     LoadInst *All = B.CreateAlignedLoad(WideTy, Ptr, Load->getAlign(),
@@ -1052,10 +1057,7 @@ Type *widenedType(Type *T, unsigned VF) {
 Value *LoopWidener::widenInstruction(Instruction &I, IRBuilder<> &B) {
   Type *WideTy = widenedType(I.getType(), VF);
   auto CopyAccessMetadata = [&](Instruction *New) {
-    New->copyMetadata(I, {LLVMContext::MD_tbaa, LLVMContext::MD_alias_scope,
-                          LLVMContext::MD_noalias, LLVMContext::MD_access_group,
-                          LLVMContext::MD_nontemporal});
-    return New;
+    return copyAccessMetadata(New, I);
   };
   if (auto *Load = dyn_cast<LoadInst>(&I))
     return CopyAccessMetadata(B.CreateAlignedLoad(
