@@ -85,6 +85,11 @@ bool indexExtensionsExposed();
 /// cache key.
 bool gatherVersioningEnabled();
 
+/// False under WEFT_JAM=0: sequential loops whose header is one long
+/// dependence chain are not run two trips at a time
+/// (JamLoopIterations.cpp). Part of the kernel cache key.
+bool iterationJamEnabled();
+
 /// Fills K.PrivateMemSize and K.MaxWorkGroupSize by putting a copy of M
 /// (builtins linked) through the work-group passes for K, or from the
 /// kernel cache, where the figures of Bitcode (M's) for Target are kept.

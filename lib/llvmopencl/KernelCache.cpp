@@ -241,6 +241,7 @@ KernelCache::Key KernelCache::makeKey(const std::string &Bitcode,
   Field(slpVectorizationEnabled() ? "slp" : "no-slp");
   Field(prefetchEnabled(Target.CPU) ? "prefetch" : "no-prefetch");
   Field(gatherVersioningEnabled() ? "gather-versions" : "no-gather-versions");
+  Field(iterationJamEnabled() ? "jam" : "no-jam");
   Field(indexExtensionsExposed() ? "expose-index" : "no-expose-index");
   Field(revectorizationEnabled() ? "revectorize" : "no-revectorize");
   Field(lockstepLoopsEnabled() ? "lockstep" : "no-lockstep");

@@ -8,6 +8,7 @@
 #include "CpuSimd/HalfConversionCalls.h"
 #include "CpuSimd/InterchangeWorkItemLoops.h"
 #include "CpuSimd/InterleaveWorkItemLoops.h"
+#include "CpuSimd/JamLoopIterations.h"
 #include "CpuSimd/LockstepLoops.h"
 #include "CpuSimd/PrefetchWorkItemLoads.h"
 #include "CpuSimd/PromoteHalfArithmetic.h"
@@ -217,6 +218,10 @@ void registerWeftPasses(PassBuilder &PB, const WeftPassOptions &Opts) {
         }
         if (Name == "weft-version-gathers") {
           FPM.addPass(VersionGathersPass());
+          return true;
+        }
+        if (Name == "weft-jam-loop-iterations") {
+          FPM.addPass(JamLoopIterationsPass());
           return true;
         }
         return false;

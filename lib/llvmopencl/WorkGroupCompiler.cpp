@@ -27,6 +27,7 @@
 #include "CpuSimd/GroupWorkItemChains.h"
 #include "CpuSimd/HalfConversionCalls.h"
 #include "CpuSimd/InterleaveWorkItemLoops.h"
+#include "CpuSimd/JamLoopIterations.h"
 #include "CpuSimd/LockstepLoops.h"
 #include "CpuSimd/PrefetchWorkItemLoads.h"
 #include "CpuSimd/PromoteHalfArithmetic.h"
@@ -208,6 +209,8 @@ bool prefetchEnabled(StringRef CPU) {
 bool indexExtensionsExposed() { return switchEnabled("WEFT_EXPOSE_INDEX"); }
 
 bool gatherVersioningEnabled() { return switchEnabled("WEFT_VERSION_GATHERS"); }
+
+bool iterationJamEnabled() { return switchEnabled("WEFT_JAM"); }
 
 namespace {
 
@@ -500,6 +503,13 @@ void registerCpuSimdPasses(PassBuilder &PB, TargetMachine &TM,
         [](ModulePassManager &MPM, OptimizationLevel) {
           MPM.addPass(createModuleToFunctionPassAdaptor(VersionGathersPass()));
         });
+  // Last: long chains of sequential loops computed two trips at a time.
+  if (iterationJamEnabled())
+    PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM,
+                                          OptimizationLevel Level) {
+      if (Level == OptimizationLevel::O3)
+        MPM.addPass(createModuleToFunctionPassAdaptor(JamLoopIterationsPass()));
+    });
 }
 
 /// Runs the work-group passes and the O3 pipeline over M; false, with
