@@ -74,6 +74,7 @@
 //===----------------------------------------------------------------------===//
 #include "CpuSimd/WidenWorkItemLoops.h"
 
+#include "WorkGroup/KernelUtils.h"
 #include "WorkGroup/ParallelLoops.h"
 
 #include "weft/debug.h"
@@ -839,10 +840,9 @@ bool LoopWidener::mayReorderAcross(const Instruction &Member,
   const Value *OtherPtr = getLoadStorePointerOperand(&Other);
   if (!OtherPtr)
     return false;
-  unsigned AS =
-      getLoadStorePointerOperand(&Member)->getType()->getPointerAddressSpace();
-  unsigned OtherAS = OtherPtr->getType()->getPointerAddressSpace();
-  return AS != OtherAS && AS <= 3 && OtherAS <= 3;
+  return disjointAddressSpaces(
+      getLoadStorePointerOperand(&Member)->getType()->getPointerAddressSpace(),
+      OtherPtr->getType()->getPointerAddressSpace());
 }
 
 /// Puts every strided access into a group of K accesses of one type at

@@ -43,6 +43,13 @@ inline constexpr unsigned GlobalAddressSpace = 1;
 /// OpenCL's __local address space under clang's fake address-space map.
 inline constexpr unsigned LocalAddressSpace = 3;
 
+/// Whether memory in address space A can never be memory in B: OpenCL's
+/// private (0), global, constant and local spaces are disjoint under
+/// clang's fake map; the generic space (4) may be any of them.
+inline bool disjointAddressSpaces(unsigned A, unsigned B) {
+  return A != B && A <= LocalAddressSpace && B <= LocalAddressSpace;
+}
+
 inline bool isKernel(const llvm::Function &F) {
   return !F.isDeclaration() &&
          F.getCallingConv() == llvm::CallingConv::SPIR_KERNEL;
