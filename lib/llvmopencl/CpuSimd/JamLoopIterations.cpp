@@ -169,6 +169,9 @@ private:
   BasicBlock *secondHeader() const;
   Instruction *earlyCopy(const Instruction &I) const;
   Value *available(Value *V, unsigned Depth);
+  LoadInst *firstTripCopy(const Instruction &I) const;
+  Value *emit(Instruction *I);
+  Value *samePages(Value *First, Value *Own, uint64_t Bytes);
   bool hoistable(Instruction &I);
   void hoist(Instruction &I);
   void interleave();
@@ -360,12 +363,7 @@ bool IterationJammer::hoistable(Instruction &I) {
   if (isa<PHINode>(I) || I.isTerminator())
     return false;
   if (auto *Load = dyn_cast<LoadInst>(&I)) {
-    MDNode *Slot = Load->getMetadata(SlotKind);
-    if (!Load->isSimple() || !Slot)
-      return false;
-    unsigned K =
-        mdconst::extract<ConstantInt>(Slot->getOperand(0))->getZExtValue();
-    if (!FirstLoads.count(K))
+    if (!Load->isSimple() || !firstTripCopy(*Load))
       return false;
     for (BasicBlock *BB : L.blocks())
       for (Instruction &W : *BB)
@@ -379,6 +377,47 @@ bool IterationJammer::hoistable(Instruction &I) {
   });
 }
 
+/// The copy of load I (the second trip's) in the first trip's header.
+LoadInst *IterationJammer::firstTripCopy(const Instruction &I) const {
+  MDNode *Slot = I.getMetadata(SlotKind);
+  if (!Slot)
+    return nullptr;
+  return FirstLoads.lookup(
+      mdconst::extract<ConstantInt>(Slot->getOperand(0))->getZExtValue());
+}
+
+Value *IterationJammer::emit(Instruction *I) {
+  Jammed.push_back(I);
+  return I;
+}
+
+/// Whether the first and last of Bytes bytes at Own lie on the pages of the
+/// first and last at First (page numbers compared, emitted early).
+Value *IterationJammer::samePages(Value *First, Value *Own, uint64_t Bytes) {
+  Type *IntPtr =
+      H1->getModule()->getDataLayout().getIntPtrType(First->getType());
+  auto Page = [&](Value *Addr, const Twine &Name) {
+    return emit(BinaryOperator::CreateLShr(
+        Addr, ConstantInt::get(IntPtr, PageShift), Name));
+  };
+  // The pages of an access's first and last byte.
+  auto Pages = [&](Value *Ptr, const Twine &Name) {
+    Value *Addr = emit(
+        CastInst::Create(Instruction::PtrToInt, Ptr, IntPtr, Name + ".addr"));
+    Value *End = Addr;
+    if (Bytes > 1)
+      End = emit(BinaryOperator::CreateAdd(
+          Addr, ConstantInt::get(IntPtr, Bytes - 1), Name + ".last"));
+    Value *Last = Page(End, Name + ".last.page");
+    return std::make_pair(Page(Addr, Name + ".page"), Last);
+  };
+  auto [FirstLow, FirstHigh] = Pages(First, "jam.first");
+  auto [OwnLow, OwnHigh] = Pages(Own, "jam.own");
+  Value *SameLast = emit(new ICmpInst(ICmpInst::ICMP_EQ, OwnHigh, FirstHigh));
+  Value *SameFirst = emit(new ICmpInst(ICmpInst::ICMP_EQ, OwnLow, FirstLow));
+  return emit(BinaryOperator::CreateAnd(SameFirst, SameLast, "jam.same.pages"));
+}
+
 /// Copies I to the end of the first header; a load reads through a select
 /// that keeps it in the first trip's pages.
 void IterationJammer::hoist(Instruction &I) {
@@ -386,42 +425,14 @@ void IterationJammer::hoist(Instruction &I) {
   for (Use &Op : Copy->operands())
     Op.set(available(Op.get(), MaxRecomputeDepth));
   if (auto *Load = dyn_cast<LoadInst>(Copy)) {
-    unsigned K =
-        mdconst::extract<ConstantInt>(I.getMetadata(SlotKind)->getOperand(0))
-            ->getZExtValue();
-    Value *First = FirstLoads[K]->getPointerOperand();
+    Value *First = firstTripCopy(I)->getPointerOperand();
     Value *Own = Load->getPointerOperand();
-    const DataLayout &DL = H1->getModule()->getDataLayout();
-    uint64_t Bytes = DL.getTypeStoreSize(Load->getType());
-    auto Emit = [&](Value *V) {
-      if (auto *New = dyn_cast<Instruction>(V))
-        Jammed.push_back(New);
-      return V;
-    };
-    Type *IntPtr = DL.getIntPtrType(First->getType());
-    // The pages of an access's first and last byte.
-    auto Pages = [&](Value *Ptr, const Twine &Name) {
-      Value *Int = Emit(
-          CastInst::Create(Instruction::PtrToInt, Ptr, IntPtr, Name + ".addr"));
-      Value *End = Int;
-      if (Bytes > 1)
-        End = Emit(BinaryOperator::CreateAdd(
-            Int, ConstantInt::get(IntPtr, Bytes - 1), Name + ".last"));
-      auto PageOf = [&](Value *Addr, const Twine &Suffix) {
-        return Emit(BinaryOperator::CreateLShr(
-            Addr, ConstantInt::get(IntPtr, PageShift), Name + Suffix));
-      };
-      return std::make_pair(PageOf(Int, ".page"), PageOf(End, ".last.page"));
-    };
-    auto [FirstLow, FirstHigh] = Pages(First, "jam.first");
-    auto [OwnLow, OwnHigh] = Pages(Own, "jam.own");
-    Value *Ok = Emit(BinaryOperator::CreateAnd(
-        Emit(new ICmpInst(ICmpInst::ICMP_EQ, OwnLow, FirstLow)),
-        Emit(new ICmpInst(ICmpInst::ICMP_EQ, OwnHigh, FirstHigh)),
-        "jam.same.pages"));
-    Value *Ptr = Emit(SelectInst::Create(Ok, Own, First, "jam.addr"));
-    Load->setOperand(Load->getPointerOperandIndex(), Ptr);
-    AllOk = AllOk ? Emit(BinaryOperator::CreateAnd(AllOk, Ok, "jam.ok")) : Ok;
+    Value *Ok = samePages(
+        First, Own,
+        H1->getModule()->getDataLayout().getTypeStoreSize(Load->getType()));
+    Load->setOperand(Load->getPointerOperandIndex(),
+                     emit(SelectInst::Create(Ok, Own, First, "jam.addr")));
+    AllOk = AllOk ? emit(BinaryOperator::CreateAnd(AllOk, Ok, "jam.ok")) : Ok;
     ++EarlyLoads;
   }
   Jammed.push_back(Copy);
